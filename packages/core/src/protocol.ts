@@ -103,17 +103,21 @@ export type KnownBlock =
  */
 export type ContentBlock = KnownBlock | OtherBlock;
 
-/** The Message the non-streaming API returns. */
-export interface Message {
+/** Every field of a Message but its content (shared by `Message` and the live message). */
+export interface MessageFields {
   id: string;
   type: 'message';
   role: 'assistant';
   model: string;
-  content: ContentBlock[];
   stop_reason: StopReason | null;
   stop_sequence: string | null;
   usage: Usage;
   [key: string]: unknown;
+}
+
+/** The Message the non-streaming API returns. */
+export interface Message extends MessageFields {
+  content: ContentBlock[];
 }
 
 export interface TextDelta {
@@ -227,3 +231,36 @@ export const isServerToolUseBlock = (block: ContentBlock): block is ServerToolUs
 export const isWebSearchToolResultBlock = (
   block: ContentBlock,
 ): block is WebSearchToolResultBlock => block.type === 'web_search_tool_result';
+
+/** A block of a request message: the response blocks plus what only requests carry. */
+export type ContentBlockParam =
+  | ContentBlock
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content?: string | ContentBlockParam[];
+      is_error?: boolean;
+      [key: string]: unknown;
+    }
+  | { type: 'image' | 'document'; source: unknown; [key: string]: unknown };
+
+export interface MessageParam {
+  role: 'user' | 'assistant';
+  content: string | ContentBlockParam[];
+}
+
+/** The body of `POST /v1/messages`. Fields this kit does not use pass through untouched. */
+export interface MessageRequest {
+  model: string;
+  max_tokens: number;
+  messages: MessageParam[];
+  system?: string | Array<{ type: 'text'; text: string; [key: string]: unknown }>;
+  tools?: Array<{ name: string; [key: string]: unknown }>;
+  tool_choice?: { type: string; [key: string]: unknown };
+  thinking?: { type: string; [key: string]: unknown };
+  stop_sequences?: string[];
+  temperature?: number;
+  metadata?: Record<string, unknown>;
+  stream?: boolean;
+  [key: string]: unknown;
+}

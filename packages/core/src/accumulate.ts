@@ -1,0 +1,29 @@
+import { type EventStreamBody, EventStreamDecoder, openChunkSource } from './decode.js';
+import { type EndCause, endStream } from './end.js';
+import { reduceStream } from './reduce.js';
+import { createStreamState, type StreamState } from './state.js';
+
+/**
+ * Decodes a whole body and reduces every event: the final state of the stream. A body
+ * that fails while being read ends the state as `interrupted`, with everything that
+ * arrived before kept; it never rejects for bad input.
+ */
+export async function accumulate(body: EventStreamBody): Promise<StreamState> {
+  // Events are reduced per chunk rather than pulled one by one through an async iterator:
+  // the same result, without a promise per event on the hot path.
+  const source = openChunkSource(body);
+  const decoder = new EventStreamDecoder();
+  let state = createStreamState();
+  let cause: EndCause = { type: 'eof' };
+  try {
+    for (;;) {
+      const chunk = await source.read();
+      const events = chunk === undefined ? decoder.end() : decoder.push(chunk);
+      for (const event of events) state = reduceStream(state, event);
+      if (chunk === undefined) break;
+    }
+  } catch (error) {
+    cause = { type: 'network', message: error instanceof Error ? error.message : String(error) };
+  }
+  return endStream(state, cause);
+}

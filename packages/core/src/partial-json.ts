@@ -1,0 +1,627 @@
+/**
+ * Incremental partial-JSON parsing for streamed tool inputs.
+ *
+ * A tool's `input` arrives as many tiny `input_json_delta` fragments, and a UI wants a
+ * best-effort value after each one. Re-parsing the accumulated text every time is
+ * quadratic in the size of the input, which is what makes long tool inputs (a file being
+ * written, a big table) stutter. This parser is a character-level state machine with an
+ * explicit stack of open containers: every fragment is scanned exactly once, and a read
+ * only copies the open containers on the path to the cursor that changed since the
+ * previous read.
+ */
+
+/** A syntax error located in the whole text, not in the fragment that carried it. */
+export interface JsonSyntaxError {
+  message: string;
+  /** Offset of the offending character from the start of the whole text. */
+  position: number;
+}
+
+// Parser states. Plain numeric constants keep the hot `switch` a jump table on small ints.
+/** A value must start here: top level, after `:`, or after `,` in an array. */
+const S_VALUE = 0;
+/** Just after `[`: a value or `]`. */
+const S_ARRAY_FIRST = 1;
+/** Just after `{`: a key or `}`. */
+const S_OBJECT_FIRST = 2;
+/** After `,` in an object: only a key may follow. */
+const S_KEY = 3;
+const S_COLON = 4;
+/** After a value inside a container: `,` or the matching closer. */
+const S_AFTER = 5;
+/** After the top-level value: only whitespace may follow. */
+const S_END = 6;
+const S_STRING = 7;
+const S_ESCAPE = 8;
+const S_UNICODE = 9;
+const S_NUMBER = 10;
+const S_LITERAL = 11;
+
+// Number sub-states, following the JSON number grammar.
+const N_START = 0;
+const N_MINUS = 1;
+const N_ZERO = 2;
+const N_INT = 3;
+const N_DOT = 4;
+const N_FRAC = 5;
+const N_EXP = 6;
+const N_EXP_SIGN = 7;
+const N_EXP_DIGITS = 8;
+/** Sub-states in which the text so far is a complete JSON number. */
+const N_END_MASK = (1 << N_ZERO) | (1 << N_INT) | (1 << N_FRAC) | (1 << N_EXP_DIGITS);
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * One open container. The live `value` holds only completed children, so it can be
+ * handed out as-is (and never touched again) the moment the container closes; the child
+ * still in progress lives in the next frame or in the parser's scalar fields.
+ */
+class Frame {
+  readonly isArray: boolean;
+  readonly value: unknown[] | JsonObject;
+  /** The key whose value is being (or will next be) parsed; objects only. */
+  key = '';
+  /** The copy handed out at the last read; reused while nothing below it changed. */
+  snapshot: unknown = undefined;
+  /** Set when this container's own contents or its in-progress scalar changed. */
+  dirty = true;
+
+  constructor(isArray: boolean) {
+    this.isArray = isArray;
+    this.value = isArray ? [] : {};
+  }
+}
+
+/**
+ * Plain assignment of `__proto__` would call the inherited setter and swap the
+ * prototype; JSON.parse creates an own data property instead, and so must we.
+ */
+function setProperty(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+function show(c: number): string {
+  return JSON.stringify(String.fromCharCode(c));
+}
+
+/**
+ * Parses JSON text that arrives in pieces, exposing the best-effort value after each one.
+ *
+ * What a read shows is always a prefix-consistent view of the final value: partial
+ * strings, but never partial keys, literals, escapes, or half of a surrogate pair, so a
+ * UI never renders something it later has to take back.
+ */
+export class PartialJsonParser {
+  private state = S_VALUE;
+  private total = 0;
+  private failure: JsonSyntaxError | null = null;
+
+  private readonly stack: Frame[] = [];
+  /** The innermost open container, or null at top level. */
+  private top: Frame | null = null;
+  private root: unknown = undefined;
+  private hasRoot = false;
+
+  // The string (value or key) being parsed. Runs of plain characters are appended as
+  // slices so V8 builds a rope instead of copying the string on every fragment.
+  private str = '';
+  private strIsKey = false;
+  /**
+   * A trailing high surrogate held back from `str` (or '') until the next code unit shows
+   * whether it starts a pair. Kept outside `str` so that a read never has to slice (and
+   * thereby flatten) a long rope: that would make every read O(length) again.
+   */
+  private pendingHigh = '';
+  private unicode = 0;
+  private unicodeDigits = 0;
+
+  private numText = '';
+  private numState = N_START;
+  /** Length of the longest prefix of `numText` that is a complete JSON number. */
+  private numValid = 0;
+
+  private literal = '';
+  private literalIndex = 0;
+  private literalValue: unknown = null;
+
+  /** Whether anything visible may have changed since the last read. */
+  private changed = false;
+  private cached: unknown = undefined;
+
+  /**
+   * Feed the next fragment. Never throws. After an error, further input is ignored (but
+   * counted in `consumed`).
+   *
+   * It never throws because it runs inside a stream handler, where an exception would
+   * tear down the whole response for one bad tool input; the failure is kept in `error`
+   * instead. Each character is looked at once, so a whole input costs time linear in its
+   * length however it is split.
+   */
+  write(fragment: string): void {
+    const base = this.total;
+    this.total += fragment.length;
+    if (this.failure !== null) return;
+    const n = fragment.length;
+    let i = 0;
+    while (i < n) {
+      switch (this.state) {
+        case S_STRING:
+          i = this.scanString(fragment, i, base);
+          break;
+        case S_NUMBER:
+          i = this.scanNumber(fragment, i, base);
+          break;
+        case S_ESCAPE:
+          i = this.escape(fragment.charCodeAt(i), i, base);
+          break;
+        case S_UNICODE:
+          i = this.unicodeDigit(fragment.charCodeAt(i), i, base);
+          break;
+        case S_LITERAL:
+          i = this.literalChar(fragment.charCodeAt(i), i, base);
+          break;
+        default:
+          i = this.structural(fragment.charCodeAt(i), i, base);
+          break;
+      }
+    }
+  }
+
+  /**
+   * Total characters written so far (including after an error), so a caller can line
+   * the parser up with the text it buffered itself, e.g. to re-parse a prefix one-shot.
+   */
+  get consumed(): number {
+    return this.total;
+  }
+
+  /**
+   * The best-effort value so far; `undefined` before any value has started. Cached: two
+   * reads with no write in between return the same object.
+   *
+   * Snapshots are immutable from the caller's view so that identity-comparing renderers
+   * (React memo, signals) can skip unchanged parts: a completed sub-value keeps its
+   * identity forever, and an open container on the path to the cursor is a fresh shallow
+   * copy only when something inside it changed. A write that changes nothing visible
+   * (whitespace, half a literal) leaves the previous snapshot in place.
+   */
+  value(): unknown {
+    if (!this.changed) return this.cached;
+    this.changed = false;
+
+    // The scalar in progress, if any, is always the innermost open child.
+    let child: unknown;
+    let hasChild = false;
+    const st = this.state;
+    if ((st === S_STRING || st === S_ESCAPE || st === S_UNICODE) && !this.strIsKey) {
+      hasChild = true;
+      child = this.str;
+    } else if (st === S_NUMBER && this.numValid > 0) {
+      hasChild = true;
+      const text = this.numText;
+      child = Number(this.numValid === text.length ? text : text.slice(0, this.numValid));
+    }
+
+    const stack = this.stack;
+    if (stack.length === 0) {
+      this.cached = this.hasRoot ? this.root : child;
+      return this.cached;
+    }
+    // Copy only what changed, bottom-up: a changed child forces a new parent so that
+    // snapshots handed out earlier are never mutated; untouched frames reuse theirs.
+    let rebuilt = false;
+    for (let d = stack.length - 1; d >= 0; d--) {
+      const f = stack[d] as Frame;
+      if (f.dirty || rebuilt) {
+        if (f.isArray) {
+          const copy = (f.value as unknown[]).slice();
+          if (hasChild) copy.push(child);
+          f.snapshot = copy;
+        } else {
+          const copy = { ...(f.value as JsonObject) };
+          if (hasChild) setProperty(copy, f.key, child);
+          f.snapshot = copy;
+        }
+        f.dirty = false;
+        rebuilt = true;
+      }
+      child = f.snapshot;
+      hasChild = true;
+    }
+    this.cached = child;
+    return child;
+  }
+
+  /**
+   * The first syntax error, or null. The value stays what it was before the bad
+   * character, so a UI can keep showing what it had while it reports the problem.
+   */
+  get error(): JsonSyntaxError | null {
+    return this.failure;
+  }
+
+  /**
+   * True once a complete top-level value has been parsed (trailing whitespace allowed;
+   * any other trailing char is an error). Equivalently: JSON.parse would accept the text
+   * so far, which is what a caller needs to know before trusting the value as final.
+   */
+  get done(): boolean {
+    if (this.failure !== null || this.stack.length !== 0) return false;
+    // A top-level number has no terminator of its own: `12` is as complete as JSON.parse
+    // considers it, even though a later fragment may extend it to `123`.
+    return (
+      this.state === S_END || (this.state === S_NUMBER && ((N_END_MASK >> this.numState) & 1) === 1)
+    );
+  }
+
+  private fail(what: string, position: number): number {
+    this.failure = { message: `${what} at position ${position}`, position };
+    // Returning "infinity" as the next index stops the write loop without a flag check
+    // per character.
+    return Number.POSITIVE_INFINITY;
+  }
+
+  /** Marks the in-progress scalar as changed, which invalidates every open ancestor. */
+  private touch(): void {
+    this.changed = true;
+    if (this.top !== null) this.top.dirty = true;
+  }
+
+  /** Hands a completed value to its container (or makes it the root). */
+  private emit(value: unknown): void {
+    this.changed = true;
+    const f = this.top;
+    if (f === null) {
+      this.root = value;
+      this.hasRoot = true;
+      this.state = S_END;
+      return;
+    }
+    if (f.isArray) (f.value as unknown[]).push(value);
+    else setProperty(f.value as JsonObject, f.key, value);
+    f.dirty = true;
+    this.state = S_AFTER;
+  }
+
+  private open(isArray: boolean): void {
+    const f = new Frame(isArray);
+    this.stack.push(f);
+    this.top = f;
+    this.changed = true;
+    this.state = isArray ? S_ARRAY_FIRST : S_OBJECT_FIRST;
+  }
+
+  private close(): void {
+    const stack = this.stack;
+    const f = stack.pop() as Frame;
+    this.top = stack.length === 0 ? null : (stack[stack.length - 1] as Frame);
+    // From here on nobody mutates `f.value`, so it is the final, stable identity.
+    this.emit(f.value);
+  }
+
+  private startString(isKey: boolean): void {
+    this.str = '';
+    this.strIsKey = isKey;
+    this.pendingHigh = '';
+    this.state = S_STRING;
+    if (!isKey) this.touch();
+  }
+
+  private startLiteral(text: string, value: unknown): void {
+    this.literal = text;
+    this.literalIndex = 1;
+    this.literalValue = value;
+    this.state = S_LITERAL;
+  }
+
+  private structural(c: number, i: number, base: number): number {
+    // JSON whitespace is exactly these four; anything else is significant.
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return i + 1;
+    switch (this.state) {
+      case S_VALUE:
+        return this.valueStart(c, i, base);
+      case S_ARRAY_FIRST:
+        if (c === 0x5d) {
+          this.close();
+          return i + 1;
+        }
+        return this.valueStart(c, i, base);
+      case S_OBJECT_FIRST:
+        if (c === 0x7d) {
+          this.close();
+          return i + 1;
+        }
+        if (c === 0x22) {
+          this.startString(true);
+          return i + 1;
+        }
+        return this.fail(`Expected a property name or '}' but found ${show(c)}`, base + i);
+      case S_KEY:
+        if (c === 0x22) {
+          this.startString(true);
+          return i + 1;
+        }
+        return this.fail(`Expected a property name but found ${show(c)}`, base + i);
+      case S_COLON:
+        if (c === 0x3a) {
+          this.state = S_VALUE;
+          return i + 1;
+        }
+        return this.fail(`Expected ':' after property name but found ${show(c)}`, base + i);
+      case S_AFTER: {
+        const f = this.top as Frame;
+        if (c === 0x2c) {
+          this.state = f.isArray ? S_VALUE : S_KEY;
+          return i + 1;
+        }
+        if (c === (f.isArray ? 0x5d : 0x7d)) {
+          this.close();
+          return i + 1;
+        }
+        return this.fail(
+          f.isArray
+            ? `Expected ',' or ']' after array element but found ${show(c)}`
+            : `Expected ',' or '}' after property value but found ${show(c)}`,
+          base + i,
+        );
+      }
+      default:
+        return this.fail(`Unexpected non-whitespace character ${show(c)} after JSON`, base + i);
+    }
+  }
+
+  private valueStart(c: number, i: number, base: number): number {
+    switch (c) {
+      case 0x7b:
+        this.open(false);
+        return i + 1;
+      case 0x5b:
+        this.open(true);
+        return i + 1;
+      case 0x22:
+        this.startString(false);
+        return i + 1;
+      case 0x74:
+        this.startLiteral('true', true);
+        return i + 1;
+      case 0x66:
+        this.startLiteral('false', false);
+        return i + 1;
+      case 0x6e:
+        this.startLiteral('null', null);
+        return i + 1;
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          this.numText = '';
+          this.numState = N_START;
+          this.numValid = 0;
+          this.state = S_NUMBER;
+          return i; // scanNumber consumes the first character itself
+        }
+        return this.fail(`Unexpected character ${show(c)}`, base + i);
+    }
+  }
+
+  private scanString(s: string, i: number, base: number): number {
+    const n = s.length;
+    let j = i;
+    let c = 0;
+    while (j < n) {
+      c = s.charCodeAt(j);
+      if (c === 0x22 || c === 0x5c || c < 0x20) break;
+      j++;
+    }
+    if (j > i) {
+      if (this.pendingHigh !== '') {
+        this.str += this.pendingHigh;
+        this.pendingHigh = '';
+      }
+      const last = s.charCodeAt(j - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        if (j - 1 > i) this.str += s.slice(i, j - 1);
+        this.pendingHigh = s.charAt(j - 1);
+      } else {
+        this.str += s.slice(i, j);
+      }
+      if (!this.strIsKey) this.touch();
+    }
+    if (j === n) return n;
+    if (c === 0x22) {
+      // Closed: a held-back high surrogate is now known to be lone, as JSON.parse keeps it.
+      const text = this.pendingHigh === '' ? this.str : this.str + this.pendingHigh;
+      this.str = '';
+      this.pendingHigh = '';
+      if (this.strIsKey) {
+        (this.top as Frame).key = text;
+        this.state = S_COLON;
+      } else {
+        this.emit(text);
+      }
+      return j + 1;
+    }
+    if (c === 0x5c) {
+      this.state = S_ESCAPE;
+      return j + 1;
+    }
+    return this.fail('Bad control character in string literal', base + j);
+  }
+
+  private escape(c: number, i: number, base: number): number {
+    let decoded: string;
+    switch (c) {
+      case 0x22:
+        decoded = '"';
+        break;
+      case 0x5c:
+        decoded = '\\';
+        break;
+      case 0x2f:
+        decoded = '/';
+        break;
+      case 0x62:
+        decoded = '\b';
+        break;
+      case 0x66:
+        decoded = '\f';
+        break;
+      case 0x6e:
+        decoded = '\n';
+        break;
+      case 0x72:
+        decoded = '\r';
+        break;
+      case 0x74:
+        decoded = '\t';
+        break;
+      case 0x75:
+        this.unicode = 0;
+        this.unicodeDigits = 0;
+        this.state = S_UNICODE;
+        return i + 1;
+      default:
+        return this.fail('Bad escaped character', base + i);
+    }
+    this.appendUnit(decoded, false);
+    return i + 1;
+  }
+
+  private unicodeDigit(c: number, i: number, base: number): number {
+    const h = hexValue(c);
+    if (h < 0) return this.fail('Bad Unicode escape', base + i);
+    this.unicode = this.unicode * 16 + h;
+    if (++this.unicodeDigits === 4) {
+      const u = this.unicode;
+      this.appendUnit(String.fromCharCode(u), u >= 0xd800 && u <= 0xdbff);
+    }
+    return i + 1;
+  }
+
+  /** Escapes only become visible once complete, so they are appended whole. */
+  private appendUnit(unit: string, isHigh: boolean): void {
+    if (this.pendingHigh !== '') {
+      this.str += this.pendingHigh;
+      this.pendingHigh = '';
+    }
+    if (isHigh) this.pendingHigh = unit;
+    else this.str += unit;
+    this.state = S_STRING;
+    if (!this.strIsKey) this.touch();
+  }
+
+  private literalChar(c: number, i: number, base: number): number {
+    if (c !== this.literal.charCodeAt(this.literalIndex)) {
+      return this.fail(`Unexpected character ${show(c)} in literal`, base + i);
+    }
+    if (++this.literalIndex === this.literal.length) this.emit(this.literalValue);
+    return i + 1;
+  }
+
+  private scanNumber(s: string, i: number, base: number): number {
+    const n = s.length;
+    // Index in `numText` of fragment index j is `shift + j`.
+    const shift = this.numText.length - i;
+    let ns = this.numState;
+    let valid = this.numValid;
+    let j = i;
+    scan: while (j < n) {
+      const c = s.charCodeAt(j);
+      const digit = c >= 0x30 && c <= 0x39;
+      switch (ns) {
+        case N_START:
+          if (c === 0x2d) ns = N_MINUS;
+          else ns = c === 0x30 ? N_ZERO : N_INT; // valueStart only lets '-' or a digit in
+          break;
+        case N_MINUS:
+          if (c === 0x30) ns = N_ZERO;
+          else if (digit) ns = N_INT;
+          else break scan;
+          break;
+        case N_ZERO:
+          if (c === 0x2e) ns = N_DOT;
+          else if (c === 0x65 || c === 0x45) ns = N_EXP;
+          else break scan;
+          break;
+        case N_INT:
+          if (c === 0x2e) ns = N_DOT;
+          else if (c === 0x65 || c === 0x45) ns = N_EXP;
+          else if (!digit) break scan;
+          break;
+        case N_DOT:
+          if (digit) ns = N_FRAC;
+          else break scan;
+          break;
+        case N_FRAC:
+          if (c === 0x65 || c === 0x45) ns = N_EXP;
+          else if (!digit) break scan;
+          break;
+        case N_EXP:
+          if (c === 0x2b || c === 0x2d) ns = N_EXP_SIGN;
+          else if (digit) ns = N_EXP_DIGITS;
+          else break scan;
+          break;
+        case N_EXP_SIGN:
+          if (digit) ns = N_EXP_DIGITS;
+          else break scan;
+          break;
+        default:
+          if (!digit) break scan;
+          break;
+      }
+      j++;
+      if (((N_END_MASK >> ns) & 1) === 1) valid = shift + j;
+    }
+    if (j > i) this.numText += s.slice(i, j);
+    this.numState = ns;
+    if (valid !== this.numValid) {
+      this.numValid = valid;
+      this.touch();
+    }
+    if (j === n) return n;
+    const c = s.charCodeAt(j);
+    if (ns === N_ZERO && c >= 0x30 && c <= 0x39) {
+      return this.fail('Unexpected number: a leading zero must stand alone', base + j);
+    }
+    if (((N_END_MASK >> ns) & 1) === 1) {
+      const value = Number(this.numText);
+      this.numText = '';
+      this.emit(value);
+      return j; // the terminator is handled by the state the container is now in
+    }
+    let what: string;
+    if (ns === N_MINUS) what = 'No number after minus sign';
+    else if (ns === N_DOT) what = 'Unterminated fractional number';
+    else what = 'Exponent part is missing a number';
+    return this.fail(`${what}: unexpected ${show(c)}`, base + j);
+  }
+}
+
+/**
+ * One-shot convenience: parse a (possibly partial) text, for callers that already hold
+ * the accumulated text (e.g. when restoring a stream) and need no incremental reads.
+ */
+export function parsePartialJson(text: string): {
+  value: unknown;
+  error: JsonSyntaxError | null;
+  done: boolean;
+} {
+  const parser = new PartialJsonParser();
+  parser.write(text);
+  return { value: parser.value(), error: parser.error, done: parser.done };
+}

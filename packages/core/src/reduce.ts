@@ -1,0 +1,498 @@
+import { errorFromEvent } from './errors.js';
+import { PartialJsonParser } from './partial-json.js';
+import type {
+  ContentBlock,
+  ContentBlockDelta,
+  ContentBlockDeltaEvent,
+  ContentBlockStartEvent,
+  Message,
+  MessageDeltaEvent,
+  StreamEvent,
+  Usage,
+} from './protocol.js';
+import {
+  type BlockState,
+  type Diagnostic,
+  type DiagnosticCode,
+  isFinalStatus,
+  type LiveMessage,
+  type StreamState,
+} from './state.js';
+
+/**
+ * Applies one event to a state. Pure and total: any event, in any order, gives a state and
+ * nothing throws. An event that changes nothing (ping) returns the very same state; any
+ * other returns new objects only along the path it changed (state → message → content →
+ * that block), so a UI memoized on block objects re-renders only the block that changed.
+ */
+export function reduceStream(state: StreamState, event: StreamEvent): StreamState {
+  try {
+    return reduceEvent(state, event);
+  } catch (cause) {
+    // Defence in depth: the reducer is written not to throw, but a stream must never take
+    // the page down with it. The event is kept in the diagnostic.
+    return diagnose(state, 'internal_error', `Could not apply event: ${String(cause)}`, event);
+  }
+}
+
+/** Block types the API documents; others are kept too, with a diagnostic. */
+const KNOWN_BLOCK_TYPES = new Set([
+  'text',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+  'fallback',
+]);
+
+function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
+  if (event === null || typeof event !== 'object') {
+    return diagnose(state, 'malformed_event', 'An event must be an object.', event);
+  }
+  if (event.type === 'ping') return state;
+  if (isFinalStatus(state.status)) {
+    return diagnose(
+      state,
+      'event_after_end',
+      `A ${event.type} event arrived after the stream ended; it was not applied.`,
+      event,
+    );
+  }
+  const started: StreamState = state.status === 'idle' ? { ...state, status: 'streaming' } : state;
+  switch (event.type) {
+    case 'message_start':
+      return startMessage(started, event.message, event);
+    case 'content_block_start':
+      return startBlock(afterStopCheck(started, event), event);
+    case 'content_block_delta':
+      return applyDelta(afterStopCheck(started, event), event);
+    case 'content_block_stop':
+      return stopBlock(afterStopCheck(started, event), event.index, event);
+    case 'message_delta':
+      return applyMessageDelta(afterStopCheck(started, event), event);
+    case 'message_stop':
+      if (started.stopReceived) {
+        return diagnose(started, 'event_after_message_stop', 'A second message_stop.', event);
+      }
+      return { ...started, stopReceived: true };
+    case 'error':
+      return {
+        ...started,
+        status: 'error',
+        error: errorFromEvent(event),
+        message: started.message && settleBlocks(started.message),
+      };
+    case 'invalid_event':
+      return diagnose(
+        started,
+        'invalid_event',
+        `Event data could not be read (${event.reason}); kept raw.`,
+        event,
+      );
+    case 'unknown_event':
+      return diagnose(
+        started,
+        'unknown_event',
+        `Unknown event type ${describeType(event.data) ?? event.event ?? '(none)'}; kept raw.`,
+        event,
+      );
+    default:
+      return diagnose(started, 'unknown_event', 'Unrecognised event; kept raw.', event);
+  }
+}
+
+function describeType(data: unknown): string | undefined {
+  return data !== null &&
+    typeof data === 'object' &&
+    typeof (data as { type?: unknown }).type === 'string'
+    ? (data as { type: string }).type
+    : undefined;
+}
+
+function diagnose(
+  state: StreamState,
+  code: DiagnosticCode,
+  message: string,
+  event?: unknown,
+): StreamState {
+  const diagnostic: Diagnostic =
+    event === undefined ? { code, message } : { code, message, event: event as StreamEvent };
+  return { ...state, diagnostics: [...state.diagnostics, diagnostic] };
+}
+
+/** Content after `message_stop` is still applied (never lose what arrived), but reported. */
+function afterStopCheck(state: StreamState, event: StreamEvent): StreamState {
+  return state.stopReceived
+    ? diagnose(state, 'event_after_message_stop', `${event.type} after message_stop.`)
+    : state;
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages
+
+const EMPTY_MESSAGE: LiveMessage = {
+  id: '',
+  type: 'message',
+  role: 'assistant',
+  model: '',
+  content: [],
+  stop_reason: null,
+  stop_sequence: null,
+  usage: {},
+};
+
+function startMessage(state: StreamState, wire: unknown, event: StreamEvent): StreamState {
+  if (wire === null || typeof wire !== 'object') {
+    return diagnose(state, 'malformed_event', 'message_start without a message object.', event);
+  }
+  const { content, ...rest } = wire as Partial<Message>;
+  const message: LiveMessage = {
+    ...EMPTY_MESSAGE,
+    ...rest,
+    usage: { ...(rest.usage ?? {}) },
+    content: Array.isArray(content)
+      ? content.map((block, index) => createBlockState(index, block, 'complete'))
+      : [],
+  };
+  if (state.message === null) return { ...state, message };
+  const spliced = diagnose(
+    state,
+    'second_message_start',
+    `A second message_start (${message.id || 'no id'}) replaced ${state.message.id || 'the message'}; the earlier one is kept in superseded.`,
+    event,
+  );
+  return {
+    ...spliced,
+    message,
+    stopReceived: false,
+    superseded: [...state.superseded, settleBlocks(state.message)],
+  };
+}
+
+/** Content can arrive before `message_start` (a proxy that dropped it): keep it anyway. */
+function withMessage(state: StreamState, event: StreamEvent): StreamState {
+  if (state.message !== null) return state;
+  return {
+    ...diagnose(
+      state,
+      'event_before_message_start',
+      `${event.type} arrived before message_start; an empty message was started for it.`,
+    ),
+    message: EMPTY_MESSAGE,
+  };
+}
+
+function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): StreamState {
+  const withMsg = withMessage(state, event);
+  const message = withMsg.message as LiveMessage;
+  const { type: _type, delta, usage, ...extra } = event;
+  return {
+    ...withMsg,
+    message: {
+      ...message,
+      ...extra,
+      ...(delta !== null && typeof delta === 'object' ? delta : {}),
+      usage: mergeUsage(message.usage, usage),
+    },
+  };
+}
+
+/**
+ * `message_delta` carries the final counts. A field it omits (or sends as null) keeps its
+ * `message_start` value; fields nobody knows yet pass through.
+ */
+export function mergeUsage(base: Usage, update: Usage | null | undefined): Usage {
+  if (update === null || typeof update !== 'object') return base;
+  const merged: Usage = { ...base };
+  for (const key of Object.keys(update)) {
+    const value = update[key];
+    if (value !== null && value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
+
+/** Marks blocks that never received `content_block_stop` as incomplete. */
+export function settleBlocks(message: LiveMessage): LiveMessage {
+  if (!message.content.some((block) => block.status === 'streaming')) return message;
+  return {
+    ...message,
+    content: message.content.map((block) =>
+      block.status === 'streaming' ? { ...block, status: 'incomplete' } : block,
+    ),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Blocks
+
+/** Position of the block with wire index `index` in `content`, or -1. */
+function findBlock(content: readonly BlockState[], index: number): number {
+  if (content[index]?.index === index) return index;
+  for (let i = content.length - 1; i >= 0; i--) {
+    if (content[i]?.index === index) return i;
+  }
+  return -1;
+}
+
+function replaceBlock(state: StreamState, position: number, block: BlockState): StreamState {
+  // This runs for every delta, so each copy takes V8's fastest route: a literal where the
+  // shape is known, and otherwise a plain clone followed by one store (`{ ...o }` is cloned
+  // on a fast path that `{ ...o, key }` misses).
+  const message: { -readonly [K in keyof LiveMessage]: LiveMessage[K] } = {
+    ...(state.message as LiveMessage),
+  };
+  const content = message.content.slice();
+  content[position] = block;
+  message.content = content;
+  if (state.attempts !== undefined) return { ...state, message };
+  return {
+    status: state.status,
+    message,
+    superseded: state.superseded,
+    stopReceived: state.stopReceived,
+    error: state.error,
+    diagnostics: state.diagnostics,
+  };
+}
+
+/** A block state whose block is `block` (a delta's result); see replaceBlock. */
+function withBlock(current: BlockState, block: ContentBlock): BlockState {
+  if (
+    current.inputJson === undefined &&
+    current.inputError === undefined &&
+    current.otherDeltas === undefined
+  ) {
+    return { index: current.index, status: current.status, block };
+  }
+  const next: { -readonly [K in keyof BlockState]: BlockState[K] } = { ...current };
+  next.block = block;
+  return next;
+}
+
+const hasInput = (block: ContentBlock): boolean => 'input' in block;
+
+function createBlockState(index: number, wire: unknown, status: BlockState['status']): BlockState {
+  const block: ContentBlock =
+    wire !== null && typeof wire === 'object' && typeof (wire as ContentBlock).type === 'string'
+      ? { ...(wire as ContentBlock) }
+      : { type: 'unknown', value: wire };
+  return { index, status, block };
+}
+
+function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamState {
+  if (!Number.isInteger(event.index) || event.index < 0) {
+    return diagnose(state, 'malformed_event', 'content_block_start without a valid index.', event);
+  }
+  let next = withMessage(state, event);
+  const block = createBlockState(event.index, event.content_block, 'streaming');
+  if (!KNOWN_BLOCK_TYPES.has(block.block.type)) {
+    next = diagnose(
+      next,
+      'unknown_block_type',
+      `Block type ${block.block.type} is not known to this version; kept as it came.`,
+    );
+  }
+  const message = next.message as LiveMessage;
+  const existing = findBlock(message.content, event.index);
+  if (existing !== -1) {
+    // A repeated start would otherwise erase what the first one collected: keep the first.
+    return diagnose(
+      next,
+      'duplicate_block_index',
+      `A second content_block_start for index ${event.index}; the first block was kept.`,
+      event,
+    );
+  }
+  const content = message.content.slice();
+  let position = content.length;
+  while (position > 0 && (content[position - 1] as BlockState).index > event.index) position--;
+  content.splice(position, 0, block);
+  return { ...next, message: { ...message, content } };
+}
+
+function stopBlock(state: StreamState, index: number, event: StreamEvent): StreamState {
+  const position = state.message ? findBlock(state.message.content, index) : -1;
+  if (position === -1) {
+    return diagnose(
+      state,
+      'unknown_block_index',
+      `content_block_stop for unknown index ${index}.`,
+      event,
+    );
+  }
+  const block = (state.message as LiveMessage).content[position] as BlockState;
+  if (block.status === 'complete') return state;
+  let next = replaceBlock(state, position, { ...block, status: 'complete' });
+  if (block.inputError) {
+    next = diagnose(
+      next,
+      'invalid_tool_input',
+      `The input of block ${index} is not valid JSON (${block.inputError.message}); the raw text is kept in inputJson.`,
+    );
+  }
+  return next;
+}
+
+function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamState {
+  const position = state.message ? findBlock(state.message.content, event.index) : -1;
+  if (position === -1) {
+    return diagnose(
+      state,
+      'unknown_block_index',
+      `content_block_delta for index ${String(event.index)}, which never started; kept raw.`,
+      event,
+    );
+  }
+  const current = (state.message as LiveMessage).content[position] as BlockState;
+  const delta = event.delta;
+  const updated = deltaApplier(current, delta);
+  if (updated !== undefined) return replaceBlock(state, position, updated);
+
+  const known = delta !== null && typeof delta === 'object' && KNOWN_DELTA_TYPES.has(delta.type);
+  const kept = replaceBlock(state, position, {
+    ...current,
+    otherDeltas: [...(current.otherDeltas ?? []), delta],
+  });
+  return known
+    ? diagnose(
+        kept,
+        'delta_type_mismatch',
+        `A ${delta.type} does not fit block ${event.index} (${current.block.type}); kept in otherDeltas.`,
+        event,
+      )
+    : diagnose(
+        kept,
+        'unknown_delta_type',
+        `Unknown delta type ${String(delta?.type)} for block ${event.index}; kept in otherDeltas.`,
+        event,
+      );
+}
+
+const KNOWN_DELTA_TYPES = new Set([
+  'text_delta',
+  'thinking_delta',
+  'signature_delta',
+  'input_json_delta',
+  'citations_delta',
+]);
+
+/**
+ * The new block state, or undefined when the delta does not fit. Deltas apply by the field
+ * they extend rather than by block type, so a newer block that has `text` or `input` keeps
+ * working before this kit knows its name.
+ */
+function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState | undefined {
+  if (delta === null || typeof delta !== 'object') return undefined;
+  const block = current.block as Record<string, unknown> & ContentBlock;
+  switch (delta.type) {
+    case 'text_delta': {
+      if (typeof block.text !== 'string' || typeof delta.text !== 'string') return undefined;
+      const next = { ...block };
+      next.text = block.text + delta.text;
+      return withBlock(current, next);
+    }
+    case 'thinking_delta': {
+      if (typeof block.thinking !== 'string' || typeof delta.thinking !== 'string')
+        return undefined;
+      const next = { ...block };
+      next.thinking = block.thinking + delta.thinking;
+      return withBlock(current, next);
+    }
+    case 'signature_delta':
+      if (block.type !== 'thinking' && typeof block.signature !== 'string') return undefined;
+      if (typeof delta.signature !== 'string') return undefined;
+      return {
+        ...current,
+        block: {
+          ...block,
+          signature: (typeof block.signature === 'string' ? block.signature : '') + delta.signature,
+        },
+      };
+    case 'citations_delta':
+      if (typeof block.text !== 'string' || delta.citation === undefined) return undefined;
+      return {
+        ...current,
+        block: {
+          ...block,
+          citations: [...(Array.isArray(block.citations) ? block.citations : []), delta.citation],
+        },
+      };
+    case 'input_json_delta':
+      if (!hasInput(block) || typeof delta.partial_json !== 'string') return undefined;
+      return appendInputJson(current, delta.partial_json as string);
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tool input
+
+/**
+ * The parser behind each input-bearing block. It is mutable and shared between
+ * successive states of one block, which is what keeps each fragment O(fragment). Each
+ * block object records the text it has seen; reading an older block (or reducing from an
+ * older state again) re-parses its own text instead of trusting a parser that has moved
+ * on. That keeps the reducer pure for callers who branch, at no cost to those who do not.
+ */
+interface InputSource {
+  readonly parser: PartialJsonParser;
+  readonly json: string;
+  /** The `input` of `content_block_start`, shown until the JSON yields a value. */
+  readonly initial: unknown;
+}
+const inputSources = new WeakMap<ContentBlock, InputSource>();
+
+function appendInputJson(current: BlockState, fragment: string): BlockState {
+  const previous = inputSources.get(current.block);
+  const before = current.inputJson ?? '';
+  let parser = previous?.parser;
+  if (parser === undefined || parser.consumed !== before.length || previous?.json !== before) {
+    parser = new PartialJsonParser();
+    parser.write(before);
+  }
+  parser.write(fragment);
+  const source: InputSource = {
+    parser,
+    json: before + fragment,
+    initial: previous ? previous.initial : (current.block as { input?: unknown }).input,
+  };
+  const block = withLazyInput(current.block, source);
+  inputSources.set(block, source);
+  return { ...current, block, inputJson: source.json, inputError: parser.error };
+}
+
+function withLazyInput(block: ContentBlock, source: InputSource): ContentBlock {
+  // Copy every field but `input` without reading it: reading the previous block's lazy
+  // input here would parse its text again on every delta.
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(block)) if (key !== 'input') rest[key] = block[key];
+  let cached: { value: unknown } | undefined;
+  const read = (): unknown => {
+    if (cached === undefined) {
+      const { parser, json } = source;
+      const value = parser.consumed === json.length ? parser.value() : reparse(json);
+      cached = { value: value === undefined ? (source.initial ?? {}) : value };
+    }
+    return cached.value;
+  };
+  return Object.defineProperty(rest, 'input', {
+    get: read,
+    enumerable: true,
+    configurable: true,
+  }) as ContentBlock;
+}
+
+function reparse(json: string): unknown {
+  const parser = new PartialJsonParser();
+  parser.write(json);
+  return parser.value();
+}

@@ -1,0 +1,475 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type BlockState,
+  createStreamState,
+  endStream,
+  reduceStream,
+  type StreamEvent,
+  type StreamState,
+  toMessage,
+} from '../src/index.js';
+
+const start = (overrides: Record<string, unknown> = {}): StreamEvent => ({
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-opus-5',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 25, output_tokens: 1, cache_read_input_tokens: 7 },
+    ...overrides,
+  },
+});
+const blockStart = (index: number, content_block: Record<string, unknown>): StreamEvent =>
+  ({ type: 'content_block_start', index, content_block }) as StreamEvent;
+const delta = (index: number, d: Record<string, unknown>): StreamEvent =>
+  ({ type: 'content_block_delta', index, delta: d }) as StreamEvent;
+const text = (index: number, t: string) => delta(index, { type: 'text_delta', text: t });
+const json = (index: number, partial_json: string) =>
+  delta(index, { type: 'input_json_delta', partial_json });
+const blockStop = (index: number): StreamEvent => ({ type: 'content_block_stop', index });
+const messageDelta = (d: Record<string, unknown>, usage?: Record<string, unknown>): StreamEvent =>
+  ({ type: 'message_delta', delta: d, ...(usage ? { usage } : {}) }) as StreamEvent;
+const stop: StreamEvent = { type: 'message_stop' };
+
+const run = (events: StreamEvent[], from: StreamState = createStreamState()) =>
+  events.reduce(reduceStream, from);
+const blocks = (state: StreamState): readonly BlockState[] => state.message?.content ?? [];
+const inputOf = (state: StreamState, i = 0): unknown =>
+  (blocks(state)[i]?.block as { input?: unknown } | undefined)?.input;
+const codes = (state: StreamState) => state.diagnostics.map((d) => d.code);
+
+describe('reduceStream: identity', () => {
+  it('returns the same state for a ping', () => {
+    const state = run([start(), blockStart(0, { type: 'text', text: '' })]);
+    expect(reduceStream(state, { type: 'ping' })).toBe(state);
+  });
+
+  it('changes objects only along the path of the changed block', () => {
+    const before = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Hello'),
+      blockStop(0),
+      blockStart(1, { type: 'text', text: '' }),
+      text(1, 'a'),
+    ]);
+    const after = reduceStream(before, text(1, 'b'));
+    expect(after).not.toBe(before);
+    expect(after.message).not.toBe(before.message);
+    expect(after.message?.content).not.toBe(before.message?.content);
+    expect(blocks(after)[0]).toBe(blocks(before)[0]);
+    expect(blocks(after)[1]).not.toBe(blocks(before)[1]);
+    expect(after.diagnostics).toBe(before.diagnostics);
+    expect(after.message?.usage).toBe(before.message?.usage);
+    expect(blocks(after)[1]?.block).toEqual({ type: 'text', text: 'ab' });
+  });
+});
+
+describe('reduceStream: blocks and deltas', () => {
+  it('accumulates text, thinking with its signature, and citations', () => {
+    const citation = {
+      type: 'web_search_result_location',
+      url: 'https://example.com',
+      title: 'Example',
+      encrypted_index: 'Eo8B',
+      cited_text: 'It is sunny.',
+    };
+    const state = run([
+      start(),
+      blockStart(0, { type: 'thinking', thinking: '', signature: '' }),
+      delta(0, { type: 'thinking_delta', thinking: 'Let me ' }),
+      delta(0, { type: 'thinking_delta', thinking: 'think.' }),
+      delta(0, { type: 'signature_delta', signature: 'EqQB' }),
+      delta(0, { type: 'signature_delta', signature: 'Cg==' }),
+      blockStop(0),
+      blockStart(1, { type: 'text', text: '' }),
+      delta(1, { type: 'citations_delta', citation }),
+      text(1, 'Sunny.'),
+      blockStop(1),
+    ]);
+    expect(blocks(state)).toEqual([
+      {
+        index: 0,
+        status: 'complete',
+        block: { type: 'thinking', thinking: 'Let me think.', signature: 'EqQBCg==' },
+      },
+      {
+        index: 1,
+        status: 'complete',
+        block: { type: 'text', text: 'Sunny.', citations: [citation] },
+      },
+    ]);
+    expect(state.diagnostics).toEqual([]);
+  });
+
+  it('parses tool input incrementally, keeping the raw JSON beside the value', () => {
+    let state = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }),
+      json(0, ''),
+    ]);
+    expect(blocks(state)[0]?.block).toMatchObject({ input: {} });
+    state = run([json(0, '{"city": '), json(0, '"Taipe')], state);
+    expect(blocks(state)[0]?.block).toMatchObject({ input: { city: 'Taipe' } });
+    expect(blocks(state)[0]?.inputJson).toBe('{"city": "Taipe');
+    state = run([json(0, 'i"}'), blockStop(0)], state);
+    expect(blocks(state)[0]).toEqual({
+      index: 0,
+      status: 'complete',
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Taipei' } },
+      inputJson: '{"city": "Taipei"}',
+      inputError: null,
+    });
+  });
+
+  it('gives a tool block with no fragments the input {}', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 'toolu_2', name: 'get_time', input: {} }),
+      blockStop(0),
+    ]);
+    expect(toMessage(state)?.content).toEqual([
+      { type: 'tool_use', id: 'toolu_2', name: 'get_time', input: {} },
+    ]);
+  });
+
+  it('accumulates input_json_delta into any block that has an input (mcp_tool_use)', () => {
+    const state = run([
+      start(),
+      blockStart(0, {
+        type: 'mcp_tool_use',
+        id: 'mcptoolu_1',
+        name: 'q',
+        server_name: 's',
+        input: {},
+      }),
+      json(0, '{"sql":'),
+      json(0, ' "select 1"}'),
+      blockStop(0),
+    ]);
+    expect(toMessage(state)?.content).toEqual([
+      {
+        type: 'mcp_tool_use',
+        id: 'mcptoolu_1',
+        name: 'q',
+        server_name: 's',
+        input: { sql: 'select 1' },
+      },
+    ]);
+    expect(state.diagnostics).toEqual([]);
+  });
+
+  it('keeps invalid tool JSON raw, shows the last good value, and reports it', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 'toolu_3', name: 'x', input: {} }),
+      json(0, '{"a": "ok", "b": "\\q'),
+      blockStop(0),
+    ]);
+    const block = blocks(state)[0];
+    expect(block?.inputJson).toBe('{"a": "ok", "b": "\\q');
+    expect(block?.inputError).toMatchObject({ position: 19 });
+    expect(inputOf(state)).toEqual({ a: 'ok', b: '' });
+    expect(codes(state)).toEqual(['invalid_tool_input']);
+  });
+
+  it('keeps unknown and mismatched deltas raw on their block and reports them', () => {
+    const unknown = { type: 'text_annotation_delta', note: 'x' };
+    const mismatched = { type: 'input_json_delta', partial_json: '{' };
+    const state = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Hi'),
+      delta(0, unknown),
+      delta(0, mismatched),
+      blockStop(0),
+    ]);
+    expect(blocks(state)[0]).toEqual({
+      index: 0,
+      status: 'complete',
+      block: { type: 'text', text: 'Hi' },
+      otherDeltas: [unknown, mismatched],
+    });
+    expect(codes(state)).toEqual(['unknown_delta_type', 'delta_type_mismatch']);
+  });
+
+  it('keeps blocks of unknown type as they came, and text deltas still apply to them', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'code_execution_output', stdout: '42\n' }),
+      blockStop(0),
+      blockStart(1, { type: 'fancy_text', text: '' }),
+      text(1, 'still text'),
+      blockStop(1),
+    ]);
+    expect(toMessage(state)?.content).toEqual([
+      { type: 'code_execution_output', stdout: '42\n' },
+      { type: 'fancy_text', text: 'still text' },
+    ]);
+    expect(codes(state)).toEqual(['unknown_block_type', 'unknown_block_type']);
+  });
+
+  it('reports a delta for an index that never started, keeping the event', () => {
+    const orphan = text(3, 'lost?');
+    const state = run([start(), orphan]);
+    expect(state.diagnostics).toEqual([
+      { code: 'unknown_block_index', message: expect.stringContaining('3'), event: orphan },
+    ]);
+  });
+
+  it('orders blocks by index even when their starts arrive out of order', () => {
+    const state = run([
+      start(),
+      blockStart(1, { type: 'text', text: 'second' }),
+      blockStart(0, { type: 'text', text: 'first' }),
+      text(0, '!'),
+    ]);
+    expect(toMessage(state)?.content.map((b) => (b as { text: string }).text)).toEqual([
+      'first!',
+      'second',
+    ]);
+  });
+
+  it('keeps the first block when a start repeats an index', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'kept'),
+      blockStart(0, { type: 'text', text: '' }),
+    ]);
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'kept' }]);
+    expect(codes(state)).toEqual(['duplicate_block_index']);
+  });
+});
+
+describe('reduceStream: message level', () => {
+  it('merges usage: omitted or null fields keep their start values, unknown ones pass', () => {
+    const state = run([
+      start(),
+      messageDelta(
+        { stop_reason: 'end_turn', stop_sequence: null },
+        { output_tokens: 15, input_tokens: null, iterations: [{ input_tokens: 10 }] },
+      ),
+      stop,
+    ]);
+    expect(toMessage(state)?.usage).toEqual({
+      input_tokens: 25,
+      output_tokens: 15,
+      cache_read_input_tokens: 7,
+      iterations: [{ input_tokens: 10 }],
+    });
+  });
+
+  it.each([
+    'end_turn',
+    'max_tokens',
+    'tool_use',
+    'stop_sequence',
+    'refusal',
+    'pause_turn',
+    'model_context_window_exceeded',
+  ])('passes stop reason %s through', (reason) => {
+    const state = run([start(), messageDelta({ stop_reason: reason, stop_sequence: null }), stop]);
+    expect(toMessage(state)?.stop_reason).toBe(reason);
+  });
+
+  it('passes other message_delta fields through (input_transformations)', () => {
+    const transformations = [{ type: 'model_fallback', from: 'a', to: 'b' }];
+    const state = run([
+      start(),
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        input_transformations: transformations,
+      } as StreamEvent,
+    ]);
+    expect(toMessage(state)?.input_transformations).toEqual(transformations);
+  });
+
+  it('ends with status error on an in-stream error, keeping the content', () => {
+    let state = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Partial'),
+      {
+        type: 'error',
+        error: { type: 'overloaded_error', message: 'Overloaded' },
+        request_id: 'req_1',
+      },
+    ]);
+    state = endStream(state);
+    expect(state.status).toBe('error');
+    expect(state.error).toEqual({
+      type: 'overloaded_error',
+      message: 'Overloaded',
+      requestId: 'req_1',
+      retryable: true,
+    });
+    expect(blocks(state)[0]).toEqual({
+      index: 0,
+      status: 'incomplete',
+      block: { type: 'text', text: 'Partial' },
+    });
+  });
+
+  it('starts a new message on a second message_start and keeps the first as superseded', () => {
+    const state = run([
+      start({ id: 'msg_A' }),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'The answer is'),
+      start({ id: 'msg_B' }),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Fresh.'),
+      blockStop(0),
+      messageDelta({ stop_reason: 'end_turn' }),
+      stop,
+    ]);
+    expect(toMessage(endStream(state))?.id).toBe('msg_B');
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Fresh.' }]);
+    expect(state.superseded).toHaveLength(1);
+    expect(state.superseded[0]?.id).toBe('msg_A');
+    expect(state.superseded[0]?.content[0]).toMatchObject({
+      status: 'incomplete',
+      block: { text: 'The answer is' },
+    });
+    expect(codes(state)).toEqual(['second_message_start']);
+    expect(endStream(state).status).toBe('complete');
+  });
+
+  it('keeps content that arrives before message_start', () => {
+    const state = run([blockStart(0, { type: 'text', text: '' }), text(0, 'orphan')]);
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'orphan' }]);
+    expect(codes(state)).toEqual(['event_before_message_start']);
+  });
+
+  it('applies content after message_stop but reports it', () => {
+    const state = run([start(), stop, blockStart(0, { type: 'text', text: 'late' })]);
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'late' }]);
+    expect(codes(state)).toEqual(['event_after_message_stop']);
+  });
+
+  it('does not apply events after the stream ended, but keeps them in a diagnostic', () => {
+    const ended = endStream(run([start()]), { type: 'abort' });
+    const late = text(0, 'x');
+    const after = reduceStream(ended, late);
+    expect(after.message).toBe(ended.message);
+    expect(after.diagnostics.at(-1)).toMatchObject({ code: 'event_after_end', event: late });
+  });
+
+  it('records invalid and unknown events as diagnostics without changing the message', () => {
+    const base = run([start()]);
+    const invalid: StreamEvent = {
+      type: 'invalid_event',
+      event: null,
+      data: '{oops',
+      reason: 'bad',
+    };
+    const unknown: StreamEvent = { type: 'unknown_event', event: 'x', data: { type: 'x' } };
+    const state = run([invalid, unknown], base);
+    expect(state.message).toBe(base.message);
+    expect(state.diagnostics.map((d) => [d.code, d.event])).toEqual([
+      ['invalid_event', invalid],
+      ['unknown_event', unknown],
+    ]);
+  });
+});
+
+describe('endStream', () => {
+  const partial = run([start(), blockStart(0, { type: 'text', text: '' }), text(0, 'So far')]);
+
+  it('is complete when message_stop arrived, whatever the cause', () => {
+    const done = run([blockStop(0), messageDelta({ stop_reason: 'end_turn' }), stop], partial);
+    expect(endStream(done, { type: 'abort' }).status).toBe('complete');
+    expect(endStream(done, { type: 'network' }).status).toBe('complete');
+  });
+
+  it.each([
+    [{ type: 'eof' } as const, 'interrupted', 'stream_interrupted'],
+    [{ type: 'network', message: 'socket hang up' } as const, 'interrupted', 'network_error'],
+    [{ type: 'idle_timeout', ms: 60000 } as const, 'interrupted', 'idle_timeout'],
+  ])('ends %o as %s (%s), keeping the partial block', (cause, status, type) => {
+    const ended = endStream(partial, cause);
+    expect(ended.status).toBe(status);
+    expect(ended.error).toMatchObject({ type, retryable: true });
+    expect(blocks(ended)[0]).toEqual({
+      index: 0,
+      status: 'incomplete',
+      block: { type: 'text', text: 'So far' },
+    });
+  });
+
+  it('ends an aborted stream as aborted with no error', () => {
+    const ended = endStream(partial, { type: 'abort' });
+    expect(ended.status).toBe('aborted');
+    expect(ended.error).toBeNull();
+    expect(toMessage(ended)?.content).toEqual([{ type: 'text', text: 'So far' }]);
+  });
+
+  it('is idempotent', () => {
+    const ended = endStream(partial);
+    expect(endStream(ended, { type: 'abort' })).toBe(ended);
+  });
+});
+
+describe('reduceStream: purity', () => {
+  it('reducing from an older state again gives the same result (tool input included)', () => {
+    const base = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} }),
+      json(0, '{"a": "x'),
+    ]);
+    const left = run([json(0, 'y"}')], base);
+    const right = run([json(0, 'z", "b": 2}')], base);
+    const leftAgain = run([json(0, 'y"}')], base);
+    expect(inputOf(left)).toEqual({ a: 'xy' });
+    expect(inputOf(right)).toEqual({ a: 'xz', b: 2 });
+    expect(inputOf(leftAgain)).toEqual({ a: 'xy' });
+    expect(inputOf(base)).toEqual({ a: 'x' });
+  });
+
+  it('never throws, whatever it is given', () => {
+    const event = fc.oneof(
+      fc.anything(),
+      fc.record({
+        type: fc.constantFrom(
+          'message_start',
+          'content_block_start',
+          'content_block_delta',
+          'content_block_stop',
+          'message_delta',
+          'message_stop',
+          'error',
+          'ping',
+        ),
+        index: fc.oneof(fc.nat(3), fc.anything()),
+        message: fc.anything(),
+        content_block: fc.oneof(
+          fc.record({ type: fc.constantFrom('text', 'tool_use', 'thinking'), text: fc.string() }),
+          fc.anything(),
+        ),
+        delta: fc.oneof(
+          fc.record({
+            type: fc.constantFrom('text_delta', 'input_json_delta', 'signature_delta'),
+            text: fc.anything(),
+            partial_json: fc.string(),
+          }),
+          fc.anything(),
+        ),
+        usage: fc.anything(),
+        error: fc.anything(),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
+        const state = endStream(run(events as StreamEvent[]));
+        toMessage(state);
+        JSON.stringify(toMessage(state));
+      }),
+    );
+  });
+});

@@ -1,0 +1,1 @@
+export { fixtureNames, fixtureUrl } from './fixtures.js';
