@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// One Vitest run, one project per package: `pnpm test` runs them all.
+// One Vitest run, one project per package and environment: `pnpm test` runs them all.
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +9,17 @@ export default defineConfig({
           name: 'core',
           root: 'packages/core',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.dom.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        // A DOM (window, document) so the browser transport, fetch-event-source, runs.
+        test: {
+          name: 'core-dom',
+          root: 'packages/core',
+          include: ['test/**/*.dom.test.ts'],
+          environment: 'jsdom',
         },
       },
     ],

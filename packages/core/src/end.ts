@@ -1,4 +1,4 @@
-import type { StreamError } from './errors.js';
+import { createStreamError, type StreamError } from './errors.js';
 import { settleBlocks } from './reduce.js';
 import { isFinalStatus, type StreamState } from './state.js';
 
@@ -40,22 +40,19 @@ export function endStream(state: StreamState, cause: EndCause = EOF): StreamStat
 function interruption(cause: EndCause): StreamError {
   switch (cause.type) {
     case 'network':
-      return {
+      return createStreamError({
         type: 'network_error',
         message: cause.message ?? 'The connection failed while the answer was streaming.',
-        retryable: true,
-      };
+      });
     case 'idle_timeout':
-      return {
+      return createStreamError({
         type: 'idle_timeout',
         message: `No data arrived for ${cause.ms} ms; the stream was closed.`,
-        retryable: true,
-      };
+      });
     default:
-      return {
+      return createStreamError({
         type: 'stream_interrupted',
         message: 'The connection closed before the answer finished.',
-        retryable: true,
-      };
+      });
   }
 }

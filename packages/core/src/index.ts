@@ -6,7 +6,16 @@ export {
   toStreamEvent,
 } from './decode.js';
 export { type EndCause, endStream } from './end.js';
-export { errorFromEvent, isRetryableErrorType, type StreamError } from './errors.js';
+export {
+  createStreamError,
+  describeError,
+  errorFromEvent,
+  errorFromResponse,
+  isRetryableErrorType,
+  RETRYABLE_STATUSES,
+  retryAfterMs,
+  type StreamError,
+} from './errors.js';
 export { liveToMessage, toMessage } from './message.js';
 export { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 export * from './protocol.js';
@@ -32,3 +41,9 @@ export {
   type StreamState,
   type StreamStatus,
 } from './state.js';
+export {
+  type HeaderRecord,
+  type RetryOptions,
+  type StreamMessageOptions,
+  streamMessage,
+} from './transport.js';

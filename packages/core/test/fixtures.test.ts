@@ -382,6 +382,7 @@ describe('fixtures', () => {
         type: 'overloaded_error',
         message: 'Overloaded',
         requestId: 'req_011CSHoEeqs5C35K2UUqR7Fy',
+        description: 'The service is overloaded right now. Try again in a moment.',
         retryable: true,
       },
       diagnostics: [],
@@ -394,6 +395,7 @@ describe('fixtures', () => {
     expect(state.error).toEqual({
       type: 'stream_interrupted',
       message: expect.any(String),
+      description: 'The answer was cut off before it finished. Resume to continue it.',
       retryable: true,
     });
     expect(state.message?.content).toEqual([

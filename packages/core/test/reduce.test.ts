@@ -308,6 +308,7 @@ describe('reduceStream: message level', () => {
       type: 'overloaded_error',
       message: 'Overloaded',
       requestId: 'req_1',
+      description: 'The service is overloaded right now. Try again in a moment.',
       retryable: true,
     });
     expect(blocks(state)[0]).toEqual({

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type BlockState,
+  createStreamError,
   createStreamState,
   endStream,
   type MessageRequest,
@@ -774,7 +775,7 @@ describe('mergeContinuation', () => {
     const interrupted = cut(interruptedEvents);
     const failed = endStream(createStreamState(), {
       type: 'error',
-      error: { type: 'overloaded_error', message: 'Overloaded', status: 529, retryable: true },
+      error: createStreamError({ type: 'overloaded_error', message: 'Overloaded', status: 529 }),
     });
     const merged = mergeContinuation(interrupted, failed);
     expect(merged.message).toBe(interrupted.message);

@@ -1,0 +1,376 @@
+import { fetchEventSource } from '@microsoft/fetch-event-source';
+import { EventStreamDecoder, openChunkSource, toStreamEvent } from './decode.js';
+import { type EndCause, endStream } from './end.js';
+import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
+import type { MessageRequest, StreamEvent } from './protocol.js';
+import { reduceStream } from './reduce.js';
+import { createStreamState, type StreamState } from './state.js';
+
+export type HeaderRecord = Record<string, string>;
+
+export interface RetryOptions {
+  /** Further attempts after the first; default 2. */
+  readonly retries?: number;
+  /** The first backoff delay; doubled per attempt, with jitter. Default 500 ms. */
+  readonly baseDelayMs?: number;
+  /** The longest backoff delay. Default 8 s. */
+  readonly maxDelayMs?: number;
+  /** A server asking for a longer wait than this is not retried here. Default 60 s. */
+  readonly maxRetryAfterMs?: number;
+}
+
+export interface StreamMessageOptions {
+  /** Where to POST; default `/v1/messages` on the same origin, so a proxy can hold the key. */
+  readonly endpoint?: string;
+  /** Extra headers, or a function returning them per attempt (short-lived tokens). */
+  readonly headers?: HeaderRecord | (() => HeaderRecord | Promise<HeaderRecord>);
+  readonly signal?: AbortSignal;
+  /** The fetch to use; default the global one. */
+  readonly fetch?: typeof fetch;
+  /** Retries before the first byte of an answer; `false` for none. */
+  readonly retry?: RetryOptions | false;
+  /** No bytes for this long ends the stream as `interrupted` (resumable). Default 60 s; 0 disables. */
+  readonly idleTimeoutMs?: number;
+  /** Every decoded event, with the state it produced. */
+  readonly onEvent?: (event: StreamEvent, state: StreamState) => void;
+  /** Every new state, including the final one. */
+  readonly onState?: (state: StreamState) => void;
+  /** Called before each retry, with the error that caused it and the wait. */
+  readonly onRetry?: (info: { attempt: number; delayMs: number; error: StreamError }) => void;
+  /**
+   * `auto` (default) uses fetch-event-source where it can run (a browser page) and plain
+   * fetch elsewhere (Node, workers, SSR); both behave the same.
+   */
+  readonly transport?: 'auto' | 'fetch-event-source' | 'fetch';
+  /** Used by tests to make backoff deterministic. */
+  readonly random?: () => number;
+}
+
+const DEFAULT_RETRY: Required<RetryOptions> = {
+  retries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** Why one attempt ended, before it is turned into a final state. */
+type AttemptEnd =
+  | { readonly kind: 'stream'; readonly cause: EndCause }
+  /** Failed before any byte of an answer: may be retried. */
+  | { readonly kind: 'failed'; readonly error: StreamError; readonly retryAfterMs?: number }
+  | { readonly kind: 'aborted' };
+
+/**
+ * Sends a Messages request with `stream: true` and drives the reducer. Resolves to the
+ * final state; it never rejects for a network, HTTP or protocol failure, because those are
+ * states (`error`, `interrupted`, `aborted`) that keep whatever arrived.
+ *
+ * Exactly one billed request per call unless a retry is allowed: retries happen only before
+ * the first byte of an answer, for network errors and retryable statuses; once an event has
+ * arrived, continuing is resume's job.
+ */
+export async function streamMessage(
+  request: MessageRequest,
+  options: StreamMessageOptions = {},
+): Promise<StreamState> {
+  const retry =
+    options.retry === false
+      ? { ...DEFAULT_RETRY, retries: 0 }
+      : { ...DEFAULT_RETRY, ...options.retry };
+  const random = options.random ?? Math.random;
+  let state = createStreamState();
+  const publish = (next: StreamState) => {
+    if (next !== state) {
+      state = next;
+      options.onState?.(state);
+    }
+  };
+  if (options.signal?.aborted) {
+    // fetch-event-source would send the request anyway: an aborted signal never fires.
+    publish(endStream(state, { type: 'abort' }));
+    return state;
+  }
+  const body = JSON.stringify({ ...request, stream: true });
+  for (let attempt = 0; ; attempt++) {
+    const onEvent = (event: StreamEvent) => {
+      const next = reduceStream(state, event);
+      publish(next);
+      options.onEvent?.(event, next);
+    };
+    let end: AttemptEnd;
+    try {
+      end = await runAttempt(body, options, onEvent);
+    } catch (cause) {
+      // Only a bug in a callback can get here; the answer so far is kept all the same.
+      end = {
+        kind: 'stream',
+        cause: { type: 'network', message: cause instanceof Error ? cause.message : String(cause) },
+      };
+    }
+    if (end.kind === 'aborted') {
+      publish(endStream(state, { type: 'abort' }));
+      return state;
+    }
+    if (end.kind === 'stream') {
+      publish(endStream(state, end.cause));
+      return state;
+    }
+    const delayMs = retryDelay(end, attempt, retry, random);
+    if (attempt >= retry.retries || !end.error.retryable || delayMs === undefined) {
+      publish(endStream(state, { type: 'error', error: end.error }));
+      return state;
+    }
+    options.onRetry?.({ attempt: attempt + 1, delayMs, error: end.error });
+    if (!(await sleep(delayMs, options.signal))) {
+      publish(endStream(state, { type: 'abort' }));
+      return state;
+    }
+  }
+}
+
+function retryDelay(
+  end: { error: StreamError; retryAfterMs?: number },
+  attempt: number,
+  retry: Required<RetryOptions>,
+  random: () => number,
+): number | undefined {
+  const asked = end.error.retryAfterMs;
+  if (asked !== undefined) return asked <= retry.maxRetryAfterMs ? asked : undefined;
+  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+  // "Equal jitter": at least half the ceiling, so retries never bunch up at zero.
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** Waits, unless aborted first; resolves to whether the wait completed. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const canUseFetchEventSource = (): boolean =>
+  typeof window !== 'undefined' &&
+  typeof document !== 'undefined' &&
+  typeof document.addEventListener === 'function';
+
+async function resolveHeaders(options: StreamMessageOptions): Promise<HeaderRecord> {
+  const extra = typeof options.headers === 'function' ? await options.headers() : options.headers;
+  // A plain object throughout: fetch-event-source copies headers with Object.assign, which
+  // would silently drop the entries of a Headers instance.
+  return {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    ...(extra ?? {}),
+  };
+}
+
+/**
+ * One HTTP attempt, on whichever transport fits. Both report the same way: events through
+ * `onEvent`, the end through the returned value.
+ */
+async function runAttempt(
+  body: string,
+  options: StreamMessageOptions,
+  onEvent: (event: StreamEvent) => void,
+): Promise<AttemptEnd> {
+  const mode =
+    options.transport === 'fetch' || options.transport === 'fetch-event-source'
+      ? options.transport
+      : canUseFetchEventSource()
+        ? 'fetch-event-source'
+        : 'fetch';
+  const attempt = new Attempt(options);
+  try {
+    const headers = await resolveHeaders(options);
+    if (attempt.controller.signal.aborted) return { kind: 'aborted' };
+    return mode === 'fetch'
+      ? await attempt.viaFetch(body, headers, onEvent)
+      : await attempt.viaFetchEventSource(body, headers, onEvent);
+  } catch (error) {
+    return attempt.settle(error);
+  } finally {
+    attempt.dispose();
+  }
+}
+
+/** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
+class Attempt {
+  readonly controller = new AbortController();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idled = false;
+  /** Bytes of an accepted (2xx, event-stream) answer have arrived: no more retries. */
+  receivedBytes = false;
+  private readonly unlink: () => void;
+  private readonly fetch: typeof fetch;
+  private readonly url: string;
+
+  constructor(private readonly options: StreamMessageOptions) {
+    const outer = options.signal;
+    const abort = () => this.controller.abort(outer?.reason);
+    outer?.addEventListener('abort', abort, { once: true });
+    this.unlink = () => outer?.removeEventListener('abort', abort);
+    if (outer?.aborted) this.controller.abort(outer.reason);
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.url = options.endpoint ?? '/v1/messages';
+  }
+
+  /** Restarts the idle clock; called for every chunk of bytes. */
+  touch(): void {
+    const ms = this.options.idleTimeoutMs ?? 60_000;
+    if (!(ms > 0) || ms === Number.POSITIVE_INFINITY) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idled = true;
+      this.controller.abort();
+    }, ms);
+  }
+
+  dispose(): void {
+    clearTimeout(this.idleTimer);
+    this.unlink();
+  }
+
+  /** Turns how an attempt stopped into its end. */
+  settle(error: unknown): AttemptEnd {
+    if (error instanceof ResponseError) return { kind: 'failed', error: error.error };
+    if (this.idled) {
+      return {
+        kind: 'stream',
+        cause: { type: 'idle_timeout', ms: this.options.idleTimeoutMs ?? 60_000 },
+      };
+    }
+    if (this.options.signal?.aborted) return { kind: 'aborted' };
+    const message = error instanceof Error ? error.message : String(error);
+    if (!this.receivedBytes) {
+      return {
+        kind: 'failed',
+        error: createStreamError({ type: 'network_error', message: message || 'fetch failed' }),
+      };
+    }
+    return { kind: 'stream', cause: { type: 'network', message } };
+  }
+
+  /** Checks a response before any byte of it is read as an answer; throws ResponseError. */
+  async accept(response: Response): Promise<void> {
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      throw new ResponseError(errorFromResponse(response.status, response.headers, text));
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.toLowerCase().startsWith('text/event-stream')) {
+      const text = await response.text().catch(() => '');
+      throw new ResponseError(
+        createStreamError({
+          type: 'invalid_response',
+          message: `Expected text/event-stream, got ${type || 'no content type'}${text ? `: ${text.slice(0, 200)}` : ''}`,
+          status: response.status,
+          requestId: response.headers.get('request-id') ?? undefined,
+          retryable: false,
+        }),
+      );
+    }
+    this.touch();
+  }
+
+  async viaFetch(
+    body: string,
+    headers: HeaderRecord,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AttemptEnd> {
+    this.touch();
+    const response = await this.fetch(this.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: this.controller.signal,
+    });
+    await this.accept(response);
+    if (response.body === null) return { kind: 'stream', cause: { type: 'eof' } };
+    const source = openChunkSource(response.body);
+    const decoder = new EventStreamDecoder();
+    const onAbort = () => void source.cancel();
+    this.controller.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const chunk = await source.read();
+        if (this.controller.signal.aborted) return this.settle(this.controller.signal.reason);
+        if (chunk !== undefined) {
+          this.receivedBytes = true;
+          this.touch();
+        }
+        const events = chunk === undefined ? decoder.end() : decoder.push(chunk);
+        for (const event of events) onEvent(event);
+        if (chunk === undefined) return { kind: 'stream', cause: { type: 'eof' } };
+      }
+    } finally {
+      this.controller.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async viaFetchEventSource(
+    body: string,
+    headers: HeaderRecord,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AttemptEnd> {
+    this.touch();
+    await fetchEventSource(this.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: this.controller.signal,
+      // A hidden tab must not abort and re-POST a billed request.
+      openWhenHidden: true,
+      fetch: async (input, init) => this.countBytes(await this.fetch(input, init)),
+      // The default accepts any status with the right content type.
+      onopen: (response) => this.accept(response),
+      onmessage: (message) => {
+        // The library dispatches at every blank line, even one that only closes a comment;
+        // an event without data carries nothing (WHATWG does not dispatch it either).
+        if (message.data !== '') onEvent(toStreamEvent(message.event || null, message.data));
+      },
+      // Rethrowing stops the library's own retries (it retries forever otherwise); ours
+      // decide, and only before the first byte.
+      onerror: (error) => {
+        throw error;
+      },
+    });
+    // The library resolves silently when its signal aborts; tell the reasons apart here.
+    if (this.controller.signal.aborted) return this.settle(this.controller.signal.reason);
+    return { kind: 'stream', cause: { type: 'eof' } };
+  }
+
+  /** Wraps a response body so each chunk restarts the idle clock and marks progress. */
+  private countBytes(response: Response): Response {
+    if (response.body === null || !response.ok) return response;
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (chunk, controller) => {
+          this.receivedBytes = true;
+          this.touch();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+}
+
+/** A response that was refused before its body was read as an answer. */
+class ResponseError extends Error {
+  constructor(readonly error: StreamError) {
+    super(error.message);
+  }
+}
