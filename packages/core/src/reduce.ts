@@ -439,56 +439,85 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
 /**
  * The parser behind each input-bearing block. It is mutable and shared between
  * successive states of one block, which is what keeps each fragment O(fragment). Each
- * block object records the text it has seen; reading an older block (or reducing from an
- * older state again) re-parses its own text instead of trusting a parser that has moved
- * on. That keeps the reducer pure for callers who branch, at no cost to those who do not.
+ * reader records the text it has seen; reading an older block (or reducing from an older
+ * state again) re-parses its own text instead of trusting a parser that has moved on. That
+ * keeps the reducer pure for callers who branch, at no cost to those who do not.
  */
-interface InputSource {
-  readonly parser: PartialJsonParser;
-  readonly json: string;
-  /** The `input` of `content_block_start`, shown until the JSON yields a value. */
-  readonly initial: unknown;
+class InputReader {
+  private cached: { value: unknown } | undefined;
+
+  constructor(
+    readonly parser: PartialJsonParser,
+    readonly json: string,
+    /** The `input` of `content_block_start`, shown until the JSON yields a value. */
+    readonly initial: unknown,
+  ) {}
+
+  /** The parser has seen exactly this reader's text and nothing more. */
+  get current(): boolean {
+    return this.parser.consumed === this.json.length;
+  }
+
+  value(): unknown {
+    if (this.cached === undefined) {
+      const value = this.current ? this.parser.value() : reparse(this.json);
+      this.cached = { value: value === undefined ? (this.initial ?? {}) : value };
+    }
+    return this.cached.value;
+  }
 }
-const inputSources = new WeakMap<ContentBlock, InputSource>();
+
+/**
+ * A block whose `input` is read from its reader on demand. A class so that the reader can
+ * ride along in a private field (invisible to spreads, equality and JSON) and every
+ * instance can share one getter; both make a delta several times cheaper than a closure
+ * and a side table. `input` is still an own enumerable property, so spreading, comparing
+ * and serializing the block see the value, like on any plain block.
+ */
+class InputBlock {
+  readonly #reader: InputReader;
+
+  constructor(fields: ContentBlock, reader: InputReader) {
+    const self = this as unknown as Record<string, unknown>;
+    // Every field but `input`, without reading it (that would parse the previous text).
+    for (const key of Object.keys(fields)) if (key !== 'input') self[key] = fields[key];
+    this.#reader = reader;
+    Object.defineProperty(this, 'input', INPUT_PROPERTY);
+  }
+
+  static readerOf(block: unknown): InputReader | undefined {
+    return block instanceof InputBlock ? block.#reader : undefined;
+  }
+}
+
+const INPUT_PROPERTY: PropertyDescriptor = {
+  get(this: InputBlock) {
+    return InputBlock.readerOf(this)?.value();
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 function appendInputJson(current: BlockState, fragment: string): BlockState {
-  const previous = inputSources.get(current.block);
+  const previous = InputBlock.readerOf(current.block);
   const before = current.inputJson ?? '';
   let parser = previous?.parser;
-  if (parser === undefined || parser.consumed !== before.length || previous?.json !== before) {
+  if (parser === undefined || !previous?.current || previous.json !== before) {
     parser = new PartialJsonParser();
     parser.write(before);
   }
   parser.write(fragment);
-  const source: InputSource = {
+  const reader = new InputReader(
     parser,
-    json: before + fragment,
-    initial: previous ? previous.initial : (current.block as { input?: unknown }).input,
+    before + fragment,
+    previous ? previous.initial : (current.block as { input?: unknown }).input,
+  );
+  return {
+    ...current,
+    block: new InputBlock(current.block, reader) as unknown as ContentBlock,
+    inputJson: reader.json,
+    inputError: parser.error,
   };
-  const block = withLazyInput(current.block, source);
-  inputSources.set(block, source);
-  return { ...current, block, inputJson: source.json, inputError: parser.error };
-}
-
-function withLazyInput(block: ContentBlock, source: InputSource): ContentBlock {
-  // Copy every field but `input` without reading it: reading the previous block's lazy
-  // input here would parse its text again on every delta.
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(block)) if (key !== 'input') rest[key] = block[key];
-  let cached: { value: unknown } | undefined;
-  const read = (): unknown => {
-    if (cached === undefined) {
-      const { parser, json } = source;
-      const value = parser.consumed === json.length ? parser.value() : reparse(json);
-      cached = { value: value === undefined ? (source.initial ?? {}) : value };
-    }
-    return cached.value;
-  };
-  return Object.defineProperty(rest, 'input', {
-    get: read,
-    enumerable: true,
-    configurable: true,
-  }) as ContentBlock;
 }
 
 function reparse(json: string): unknown {
