@@ -1,4 +1,22 @@
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+
+// Debian's Chromium: no test tool may download a browser of its own.
+const chromium = playwright({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+});
 
 // One Vitest run, one project per package and environment: `pnpm test` runs them all.
 export default defineConfig({
@@ -20,6 +38,32 @@ export default defineConfig({
           root: 'packages/core',
           include: ['test/**/*.dom.test.ts'],
           environment: 'jsdom',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'react',
+          root: 'packages/react',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/**/*.browser.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+      {
+        // The component tests again, in a real browser: layout, focus and events as users get them.
+        plugins: [react()],
+        test: {
+          name: 'react-browser',
+          root: 'packages/react',
+          include: ['test/components/**/*.test.tsx', 'test/**/*.browser.test.{ts,tsx}'],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: chromium,
+            instances: [{ browser: 'chromium' }],
+            screenshotFailures: false,
+          },
         },
       },
     ],

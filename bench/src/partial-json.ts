@@ -121,7 +121,12 @@ export interface PartialJsonRow {
   readonly fragments: number;
   readonly every: number;
   readonly jsonParse: Timing;
-  readonly results: ReadonlyArray<{ name: string; timing: Timing | null; correct: boolean }>;
+  readonly results: ReadonlyArray<{
+    name: string;
+    timing: Timing | null;
+    correct: boolean;
+    quadratic: boolean;
+  }>;
 }
 
 const SIZES = [
@@ -148,13 +153,16 @@ export async function benchPartialJson(
       for (const every of [1, 16]) {
         const results: PartialJsonRow['results'][number][] = [];
         for (const contender of contenders) {
-          // Re-parsers run once, on the file-write shape, up to 100 KB: enough to show their
-          // quadratic curve without an hour-long run.
-          const skip =
-            contender.quadratic &&
-            (bytes > 100_000 || shape !== 'file write' || (quick && bytes > 10_000));
+          // Re-parsers run once per case, up to 100 KB: enough to show their quadratic curve
+          // without an hour-long run.
+          const skip = contender.quadratic && (bytes > 100_000 || (quick && bytes > 10_000));
           if (skip) {
-            results.push({ name: contender.name, timing: null, correct: true });
+            results.push({
+              name: contender.name,
+              timing: null,
+              correct: true,
+              quadratic: contender.quadratic,
+            });
             continue;
           }
           let value: unknown;
@@ -166,7 +174,7 @@ export async function benchPartialJson(
             { runs, warmup: contender.quadratic ? 0 : 1 },
           );
           const correct = JSON.stringify(value) === JSON.stringify(expected);
-          results.push({ name: contender.name, timing, correct });
+          results.push({ name: contender.name, timing, correct, quadratic: contender.quadratic });
           log(
             `  ${shape} ${size} every ${every}: ${contender.name} ${formatMs(timing.ms)}${correct ? '' : ' (WRONG VALUE)'}`,
           );

@@ -1,0 +1,373 @@
+/**
+ * Test servers for the transport: one real `node:http` server (real sockets: a drop is a
+ * destroyed socket, a stall is an open one, a client abort is seen as a closed connection)
+ * and one MSW server (intercepted fetch), both driven by the same scripted replies, so the
+ * same test can run against both. Plus fixture and SSE helpers.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo, Socket } from 'node:net';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { MessageRequest } from '../../src/protocol.js';
+
+// ---------------------------------------------------------------------------------------
+// Fixtures
+
+const mockPackageJson = createRequire(import.meta.url).resolve('@message-stream/mock/package.json');
+const fixturesDir = join(dirname(mockPackageJson), 'fixtures');
+
+interface CatalogEntry {
+  readonly name: string;
+  readonly file: string;
+  readonly request: MessageRequest;
+}
+
+const catalog = JSON.parse(
+  readFileSync(join(fixturesDir, 'catalog.json'), 'utf8'),
+) as CatalogEntry[];
+
+export const fixtureText = (name: string): string =>
+  readFileSync(join(fixturesDir, `${name}.sse`), 'utf8');
+
+export const fixtureBytes = (name: string): Uint8Array =>
+  new Uint8Array(readFileSync(join(fixturesDir, `${name}.sse`)));
+
+/** The request body a fixture answers, without `stream` (the transport adds it). */
+export function fixtureRequest(name: string): MessageRequest {
+  const entry = catalog.find((candidate) => candidate.name === name);
+  if (entry === undefined) throw new Error(`no fixture ${name}`);
+  const { stream: _stream, ...request } = structuredClone(entry.request);
+  return request as MessageRequest;
+}
+
+/** The index just inside `marker` (after `offset` of its characters) in `text`. */
+export function indexInside(text: string, marker: string, offset: number, from = 0): number {
+  const at = text.indexOf(marker, from);
+  if (at < 0) throw new Error(`marker not found: ${marker}`);
+  return at + offset;
+}
+
+// ---------------------------------------------------------------------------------------
+// SSE builders
+
+export const sseEvent = (data: { type: string } & Record<string, unknown>): string =>
+  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** A whole, well-formed answer: one text block streamed as `texts`. */
+export function textAnswer(options: {
+  id?: string;
+  model?: string;
+  texts: readonly string[];
+  stopReason?: string;
+}): string {
+  const events = [
+    sseEvent({
+      type: 'message_start',
+      message: {
+        id: options.id ?? 'msg_continuation',
+        type: 'message',
+        role: 'assistant',
+        model: options.model ?? 'claude-sonnet-4-5',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 50, output_tokens: 1 },
+      },
+    }),
+    sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    ...options.texts.map((text) =>
+      sseEvent({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text },
+      }),
+    ),
+    sseEvent({ type: 'content_block_stop', index: 0 }),
+    sseEvent({
+      type: 'message_delta',
+      delta: { stop_reason: options.stopReason ?? 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 20 },
+    }),
+    sseEvent({ type: 'message_stop' }),
+  ];
+  return events.join('');
+}
+
+// ---------------------------------------------------------------------------------------
+// Scripted replies
+
+/** A piece of body, a pause, or a wait for the test to say go. */
+export type Step =
+  | string
+  | Uint8Array
+  | { readonly wait: number }
+  | { readonly until: Promise<unknown> };
+
+export interface Reply {
+  readonly status?: number;
+  readonly headers?: Record<string, string>;
+  readonly body?: string | Uint8Array | readonly Step[];
+  /**
+   * After the body: `end` it (default), `destroy` the connection (a drop mid-body), or
+   * `hang` (keep the connection open and send nothing more).
+   */
+  readonly then?: 'end' | 'destroy' | 'hang';
+}
+
+/** `network-error`: the connection fails before any response (socket destroyed / Response.error). */
+export type Handler = (
+  request: RecordedRequest,
+) => Reply | 'network-error' | Promise<Reply | 'network-error'>;
+
+export interface RecordedRequest {
+  readonly index: number;
+  readonly method: string;
+  readonly url: string;
+  /** Lower-cased names. */
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly json: Record<string, unknown>;
+}
+
+export interface TestServer {
+  /** The absolute URL to pass as `endpoint`. */
+  readonly endpoint: string;
+  readonly requests: RecordedRequest[];
+  /**
+   * Resolves when the n-th request's connection closed before its response was ended
+   * (the client went away, or the server destroyed it). Real sockets only.
+   */
+  closedEarly(index: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Backend {
+  readonly name: string;
+  /** Whether a client abort reaches the server (real sockets only; see the design notes). */
+  readonly realSockets: boolean;
+  serve(handler: Handler): Promise<TestServer>;
+}
+
+const stepsOf = (body: Reply['body']): readonly Step[] =>
+  body === undefined ? [] : typeof body === 'string' || body instanceof Uint8Array ? [body] : body;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A promise with its resolver, for gates between client and server. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+const parseJson = (text: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Real node:http server
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const write = (res: ServerResponse, chunk: string | Uint8Array) =>
+  new Promise<void>((resolve) => {
+    res.write(chunk, () => resolve());
+  });
+
+export async function startHttpServer(handler: Handler): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  const closed: Array<{ promise: Promise<void>; open: () => void }> = [];
+  const closedAt = (index: number) => {
+    while (closed.length <= index) closed.push(gate());
+    return closed[index] as { promise: Promise<void>; open: () => void };
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer(async (req, res) => {
+    const index = requests.length;
+    const body = await readBody(req);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const recorded: RecordedRequest = {
+      index,
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers,
+      body,
+      json: parseJson(body),
+    };
+    requests.push(recorded);
+    res.on('close', () => {
+      if (!res.writableEnded) closedAt(index).open();
+    });
+    const reply = await handler(recorded);
+    if (reply === 'network-error') {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(reply.status ?? 200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...reply.headers,
+    });
+    res.flushHeaders();
+    for (const step of stepsOf(reply.body)) {
+      if (res.destroyed) return;
+      if (typeof step === 'string' || step instanceof Uint8Array) await write(res, step);
+      else if ('wait' in step) await sleep(step.wait);
+      else await step.until;
+    }
+    if (res.destroyed) return;
+    switch (reply.then ?? 'end') {
+      case 'end':
+        res.end();
+        break;
+      case 'destroy':
+        res.socket?.destroy();
+        break;
+      case 'hang':
+        break;
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}/v1/messages`,
+    requests,
+    closedEarly: (index) => closedAt(index).promise,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const httpBackend: Backend = {
+  name: 'node:http',
+  realSockets: true,
+  serve: startHttpServer,
+};
+
+// ---------------------------------------------------------------------------------------
+// MSW
+
+/**
+ * The slice of MSW's API these tests use. `msw` is a dependency of @message-stream/mock,
+ * not of core, and pnpm does not hoist it, so it is loaded from where the mock package
+ * resolves it (a bare `import 'msw'` does not resolve from packages/core).
+ */
+interface Msw {
+  http: {
+    post(
+      url: string,
+      resolver: (info: { request: Request }) => Response | Promise<Response>,
+    ): unknown;
+  };
+  setupServer(...handlers: unknown[]): {
+    listen(options?: { onUnhandledRequest?: 'error' | 'bypass' | 'warn' }): void;
+    close(): void;
+    resetHandlers(...handlers: unknown[]): void;
+  };
+}
+
+export async function loadMsw(): Promise<Msw> {
+  const fromMock = createRequire(mockPackageJson);
+  const [core, node] = await Promise.all([
+    import(pathToFileURL(fromMock.resolve('msw')).href),
+    import(pathToFileURL(fromMock.resolve('msw/node')).href),
+  ]);
+  return { http: core.http, setupServer: node.setupServer } as Msw;
+}
+
+const MSW_ENDPOINT = 'http://api.msw.test/v1/messages';
+
+function mswBody(reply: Reply): ReadableStream<Uint8Array> | null {
+  const steps = stepsOf(reply.body);
+  const then = reply.then ?? 'end';
+  if (steps.length === 0 && then === 'end') return null;
+  const encoder = new TextEncoder();
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const step of steps) {
+        if (cancelled) return;
+        if (typeof step === 'string') controller.enqueue(encoder.encode(step));
+        else if (step instanceof Uint8Array) controller.enqueue(step);
+        else if ('wait' in step) await sleep(step.wait);
+        else await step.until;
+      }
+      if (cancelled) return;
+      if (then === 'end') controller.close();
+      else if (then === 'destroy') controller.error(new TypeError('terminated'));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+}
+
+/**
+ * An MSW server answering POSTs to one absolute URL. `listen()` before the tests that use
+ * it and `close()` after, so it never intercepts the real-socket tests.
+ */
+export async function createMswBackend(): Promise<Backend & { listen(): void; close(): void }> {
+  const msw = await loadMsw();
+  const server = msw.setupServer();
+  return {
+    name: 'msw',
+    realSockets: false,
+    listen: () => server.listen({ onUnhandledRequest: 'error' }),
+    close: () => server.close(),
+    serve: async (handler) => {
+      const requests: RecordedRequest[] = [];
+      server.resetHandlers(
+        msw.http.post(MSW_ENDPOINT, async ({ request }) => {
+          const body = await request.text();
+          const headers: Record<string, string> = {};
+          request.headers.forEach((value, name) => {
+            headers[name] = value;
+          });
+          const recorded: RecordedRequest = {
+            index: requests.length,
+            method: request.method,
+            url: request.url,
+            headers,
+            body,
+            json: parseJson(body),
+          };
+          requests.push(recorded);
+          const reply = await handler(recorded);
+          if (reply === 'network-error') return Response.error();
+          return new Response(mswBody(reply), {
+            status: reply.status ?? 200,
+            headers: { 'content-type': 'text/event-stream; charset=utf-8', ...reply.headers },
+          });
+        }),
+      );
+      return {
+        endpoint: MSW_ENDPOINT,
+        requests,
+        closedEarly: () => Promise.reject(new Error('MSW has no connection to close')),
+        close: async () => server.resetHandlers(),
+      };
+    },
+  };
+}
