@@ -249,11 +249,10 @@ export interface MessageParam {
   content: string | ContentBlockParam[];
 }
 
-/** The body of `POST /v1/messages`. Fields this kit does not use pass through untouched. */
-export interface MessageRequest {
+/** Every field of a Messages request but its messages (defaults a chat sends each time). */
+export interface MessageRequestFields {
   model: string;
   max_tokens: number;
-  messages: MessageParam[];
   system?: string | Array<{ type: 'text'; text: string; [key: string]: unknown }>;
   tools?: Array<{ name: string; [key: string]: unknown }>;
   tool_choice?: { type: string; [key: string]: unknown };
@@ -263,4 +262,9 @@ export interface MessageRequest {
   metadata?: Record<string, unknown>;
   stream?: boolean;
   [key: string]: unknown;
+}
+
+/** The body of `POST /v1/messages`. Fields this kit does not use pass through untouched. */
+export interface MessageRequest extends MessageRequestFields {
+  messages: MessageParam[];
 }

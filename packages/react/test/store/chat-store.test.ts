@@ -1,0 +1,336 @@
+import { accumulate, type StreamState, toMessage } from '@message-stream/core';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type AssistantTurn,
+  type ChatState,
+  createChatStore,
+  type PersistStorage,
+} from '../../src/index.js';
+import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+const answers = (state: ChatState) =>
+  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant');
+const lastAnswer = (state: ChatState) => answers(state).at(-1) as AssistantTurn;
+const textOf = (stream: StreamState) =>
+  (toMessage(stream)?.content ?? [])
+    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+    .join('');
+
+describe('createChatStore: send', () => {
+  it('streams an answer into a new turn and ends complete with the fixture message', async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(fixture('spec-tool-use')));
+    const store = createChatStore({ request, fetch, endpoint: '/api/messages', batch: false });
+    const statuses: string[] = [];
+    store.subscribe((s) => {
+      if (statuses.at(-1) !== s.status) statuses.push(s.status);
+    });
+    await store.getState().send('What is the weather in San Francisco?');
+
+    const state = store.getState();
+    expect(state.turns.map((t) => t.role)).toEqual(['user', 'assistant']);
+    expect(statuses).toEqual(['submitted', 'streaming', 'complete']);
+    expect(toMessage(lastAnswer(state).stream)).toEqual(
+      toMessage(await accumulate(fixture('spec-tool-use'))),
+    );
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.url).toBe('/api/messages');
+    expect(requests[0]?.body).toEqual({
+      model: 'claude-opus-5',
+      max_tokens: 1024,
+      stream: true,
+      messages: [{ role: 'user', content: 'What is the weather in San Francisco?' }],
+    });
+    expect(state.error).toBeNull();
+  });
+
+  it('sends the history of earlier turns with the next message', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-basic-text')),
+      () => sse(fixture('spec-basic-text')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Hello');
+    await store.getState().send('Again');
+    expect(requests[1]?.body.messages).toEqual([
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      { role: 'user', content: 'Again' },
+    ]);
+  });
+
+  it('reports an HTTP error as status error with the typed error, and calls onError', async () => {
+    const onError = vi.fn();
+    const { fetch } = scriptedFetch(
+      () =>
+        new Response(
+          JSON.stringify({
+            message: 'API key has been revoked or does not exist.',
+            error: 'token_revoked',
+          }),
+          { status: 401, headers: { 'content-type': 'application/json' } },
+        ),
+    );
+    const store = createChatStore({ request, fetch, batch: false, onError });
+    await store.getState().send('Hi');
+    const state = store.getState();
+    expect(state.status).toBe('error');
+    expect(state.error).toMatchObject({
+      type: 'authentication_error',
+      code: 'token_revoked',
+      status: 401,
+    });
+    expect(onError).toHaveBeenCalledWith(state.error, lastAnswer(state));
+  });
+});
+
+describe('createChatStore: batching', () => {
+  it('coalesces notifications per frame without losing any event', async () => {
+    const text = fixture('long-markdown');
+    const { fetch } = scriptedFetch(
+      () => new Response(text, { headers: { 'content-type': 'text/event-stream' } }),
+    );
+    const store = createChatStore({ request, fetch, batch: 'frame' });
+    let notifications = 0;
+    store.subscribe(() => {
+      notifications++;
+    });
+    await store.getState().send('Write a long answer');
+    const deltas = text.split('event: content_block_delta').length - 1;
+    expect(deltas).toBeGreaterThan(2000);
+    // One chunk holds every event: a handful of frames at most, not one per delta.
+    expect(notifications).toBeLessThan(10);
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe(textOf(await accumulate(text)));
+  });
+
+  it('notifies once per event state when batching is off', async () => {
+    const { fetch } = scriptedFetch(() => sse(fixture('text-pings')));
+    const store = createChatStore({ request, fetch, batch: false });
+    const streams = new Set<StreamState>();
+    store.subscribe((s) => {
+      const answer = answers(s).at(-1);
+      if (answer) streams.add(answer.stream);
+    });
+    await store.getState().send('Hi');
+    const events = fixture('text-pings').split('\nevent: ').length - 1;
+    const pings = fixture('text-pings').split('event: ping').length - 1;
+    // Every event that changes the state is published (pings change nothing).
+    expect(streams.size).toBeGreaterThanOrEqual(events - pings);
+  });
+});
+
+describe('createChatStore: stop, resume, retry', () => {
+  it('stop mid-stream keeps the text that arrived and ends aborted', async () => {
+    const text = fixture('long-markdown');
+    const { fetch } = scriptedFetch(() =>
+      sse(text, { cutAt: offsetAfter(text, 'text_delta', 200), hang: true }),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    const sent = store.getState().send('Write');
+    await vi.waitFor(() =>
+      expect(textOf(lastAnswer(store.getState()).stream).length).toBeGreaterThan(100),
+    );
+    store.getState().stop();
+    await sent;
+    const state = store.getState();
+    expect(state.status).toBe('aborted');
+    const kept = textOf(lastAnswer(state).stream);
+    expect(kept.length).toBeGreaterThan(100);
+    expect(textOf(await accumulate(text)).startsWith(kept)).toBe(true);
+  });
+
+  it('resume after a dropped connection yields one complete message without duplicated text', async () => {
+    const text = fixture('text-pings');
+    const full = textOf(await accumulate(text));
+    const { fetch, requests } = scriptedFetch(
+      () => sse(text, { cutAt: offsetAfter(text, 'text_delta', 6) }),
+      () => sse(textAnswer('PLACEHOLDER')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Tell me');
+    const interrupted = lastAnswer(store.getState()).stream;
+    expect(store.getState().status).toBe('interrupted');
+    const partial = textOf(interrupted);
+    expect(full.startsWith(partial)).toBe(true);
+
+    // The continuation answers with exactly the rest of the text.
+    const rest = full.slice(partial.length);
+    const resumed = scriptedFetch(() => sse(textAnswer(rest)));
+    store.setOptions({ request, fetch: resumed.fetch, batch: false });
+    await store.getState().resume();
+
+    const state = store.getState();
+    expect(answers(state)).toHaveLength(1);
+    expect(state.status).toBe('complete');
+    expect(textOf(lastAnswer(state).stream)).toBe(full);
+    expect(requests).toHaveLength(1);
+    // claude-opus-5 resumes with a user message quoting the partial answer.
+    const messages = resumed.requests[0]?.body.messages as Array<{
+      role: string;
+      content: unknown;
+    }>;
+    expect(messages.at(-1)?.role).toBe('user');
+    expect(String(messages.at(-1)?.content)).toContain(partial.trimEnd());
+    expect(lastAnswer(state).stream.attempts).toHaveLength(2);
+  });
+
+  it('retry regenerates the last answer from the same request', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('max-tokens')),
+      () => sse(fixture('spec-basic-text')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Go');
+    const first = lastAnswer(store.getState());
+    await store.getState().retry();
+    const state = store.getState();
+    expect(answers(state)).toHaveLength(1);
+    expect(lastAnswer(state).id).not.toBe(first.id);
+    expect(textOf(lastAnswer(state).stream)).toBe('Hello!');
+    expect(requests[1]?.body.messages).toEqual(requests[0]?.body.messages);
+  });
+});
+
+describe('createChatStore: tools', () => {
+  it('runs onToolCall, sends the tool_result and continues the turn', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('It is 18 °C and sunny in San Francisco.')),
+    );
+    const onToolCall = vi.fn(async (call: { name: string; input: unknown }) => ({
+      temperature: 18,
+      city: (call.input as { location: string }).location,
+    }));
+    const store = createChatStore({ request, fetch, batch: false, onToolCall });
+    await store.getState().send('Weather?');
+
+    expect(onToolCall).toHaveBeenCalledTimes(1);
+    expect(onToolCall.mock.calls[0]?.[0]).toMatchObject({
+      id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+      name: 'get_weather',
+      input: { location: 'San Francisco, CA' },
+    });
+    const state = store.getState();
+    expect(state.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(answers(state)[0]?.toolResults).toEqual({
+      toolu_01T1x1fJ34qAmk2tNTrN7Up6: {
+        status: 'complete',
+        content: { temperature: 18, city: 'San Francisco, CA' },
+      },
+    });
+    const second = requests[1]?.body.messages as Array<{ role: string; content: unknown }>;
+    expect(second.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+          content: '{"temperature":18,"city":"San Francisco, CA"}',
+        },
+      ],
+    });
+    expect(second.at(-2)?.role).toBe('assistant');
+    expect(state.status).toBe('complete');
+  });
+
+  it('turns a throwing tool into an error result', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('Sorry, the weather service failed.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      onToolCall: () => {
+        throw new Error('service down');
+      },
+    });
+    await store.getState().send('Weather?');
+    const sent = requests[1]?.body.messages as Array<{ content: unknown }>;
+    expect(sent.at(-1)?.content).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+        content: 'service down',
+        is_error: true,
+      },
+    ]);
+  });
+
+  it('continues when the app adds every tool result itself', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('parallel-tool-calls')),
+      () => sse(textAnswer('Both cities are warm.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Two cities?');
+    const calls = (toMessage(lastAnswer(store.getState()).stream)?.content ?? []).filter(
+      (b) => b.type === 'tool_use',
+    ) as Array<{ id: string }>;
+    expect(calls).toHaveLength(2);
+    await store.getState().addToolResult(calls[0]?.id as string, '20 °C');
+    expect(requests).toHaveLength(1);
+    await store.getState().addToolResult(calls[1]?.id as string, 'timeout', { isError: true });
+    expect(requests).toHaveLength(2);
+    expect(store.getState().status).toBe('complete');
+  });
+});
+
+describe('createChatStore: messages and persistence', () => {
+  it('setMessages replaces the conversation, reset empties it', () => {
+    const store = createChatStore({ request, batch: false });
+    store.getState().setMessages([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello there.' },
+    ]);
+    const state = store.getState();
+    expect(state.turns.map((t) => t.role)).toEqual(['user', 'assistant']);
+    expect(textOf(lastAnswer(state).stream)).toBe('Hello there.');
+    store.getState().reset();
+    expect(store.getState().turns).toEqual([]);
+    expect(store.getState().status).toBe('idle');
+  });
+
+  it('restores an answer cut off by a reload as interrupted, and resumes it', async () => {
+    const saved = new Map<string, string>();
+    const storage: PersistStorage = {
+      getItem: (name) => saved.get(name) ?? null,
+      setItem: (name, value) => void saved.set(name, value),
+      removeItem: (name) => void saved.delete(name),
+    };
+    const text = fixture('text-pings');
+    const full = textOf(await accumulate(text));
+    const first = scriptedFetch(() =>
+      sse(text, { cutAt: offsetAfter(text, 'text_delta', 5), hang: true }),
+    );
+    const before = createChatStore({
+      request,
+      fetch: first.fetch,
+      batch: false,
+      persist: { name: 'chat', storage },
+    });
+    void before.getState().send('Tell me');
+    await vi.waitFor(() =>
+      expect(textOf(lastAnswer(before.getState()).stream).length).toBeGreaterThan(10),
+    );
+
+    // The page reloads: a new store reads what the old one saved mid-stream.
+    const partial = textOf(lastAnswer(before.getState()).stream);
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    const after = createChatStore({
+      request,
+      fetch: resumed.fetch,
+      batch: false,
+      persist: { name: 'chat', storage },
+    });
+    expect(after.getState().status).toBe('interrupted');
+    expect(lastAnswer(after.getState()).stream.error?.type).toBe('network_error');
+    expect(textOf(lastAnswer(after.getState()).stream)).toBe(partial);
+    before.getState().stop();
+
+    await after.getState().resume();
+    expect(after.getState().status).toBe('complete');
+    expect(textOf(lastAnswer(after.getState()).stream)).toBe(full);
+  });
+});

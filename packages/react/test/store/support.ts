@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const fixturesDir = join(
+  dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
+  'fixtures',
+);
+export const fixture = (name: string): string =>
+  readFileSync(join(fixturesDir, `${name}.sse`), 'utf8');
+
+export interface Recorded {
+  readonly url: string;
+  readonly body: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+}
+
+type Reply = (request: Recorded) => Response;
+
+/** A fetch that answers each request with the next reply and records what it was sent. */
+export function scriptedFetch(...replies: Reply[]) {
+  const requests: Recorded[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const recorded: Recorded = {
+      url: String(input),
+      body: JSON.parse(String(init?.body ?? '{}')),
+      headers: { ...(init?.headers as Record<string, string>) },
+    };
+    requests.push(recorded);
+    const reply = replies[requests.length - 1];
+    if (!reply) throw new TypeError('no scripted reply left');
+    const response = reply(recorded);
+    init?.signal?.addEventListener('abort', () => {
+      void response.body?.cancel().catch(() => {});
+    });
+    return response;
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
+}
+
+const encoder = new TextEncoder();
+
+/** An SSE response whose body is `text`, optionally cut after `cutAt` bytes (connection dropped). */
+export function sse(text: string, options: { cutAt?: number; hang?: boolean } = {}): Response {
+  const bytes = encoder.encode(text);
+  const end = options.cutAt ?? bytes.length;
+  let closed = false;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (let i = 0; i < end; i += 64) {
+        controller.enqueue(bytes.subarray(i, Math.min(end, i + 64)));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (closed) return;
+      }
+      if (options.hang) return;
+      if (options.cutAt !== undefined) controller.error(new TypeError('network error'));
+      else controller.close();
+    },
+    cancel() {
+      closed = true;
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/** Byte offset just after the n-th occurrence of `needle` in `text`. */
+export function offsetAfter(text: string, needle: string, n = 1): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = text.indexOf(needle, at + 1);
+  if (at < 0) throw new Error(`"${needle}" not found ${n} times`);
+  return encoder.encode(text.slice(0, at + needle.length)).length;
+}
+
+/** A text stream answering with exactly `text`, in a few deltas. */
+export function textAnswer(text: string, id = 'msg_cont'): string {
+  const events: unknown[] = [
+    {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-opus-5',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  ];
+  for (let i = 0; i < text.length; i += 7) {
+    events.push({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: text.slice(i, i + 7) },
+    });
+  }
+  events.push(
+    { type: 'content_block_stop', index: 0 },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 5 },
+    },
+    { type: 'message_stop' },
+  );
+  return events
+    .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
+    .join('');
+}
