@@ -155,6 +155,10 @@ export function errorFromEvent(payload: {
   return createStreamError({ type, message, requestId });
 }
 
+/** IMF-fixdate, RFC 850 and asctime, the three forms HTTP allows. */
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
 /**
  * How long to wait before retrying, from `retry-after-ms` (milliseconds) or `retry-after`
  * (seconds, or an HTTP date); undefined when neither says.
@@ -166,6 +170,9 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   if (after === null || after.trim() === '') return undefined;
   const seconds = Number(after);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  // Only an HTTP date: V8's Date.parse also reads "-1" or "foo 1" as dates, which would
+  // turn garbage into "retry now".
+  if (!HTTP_DATE.test(after.trim())) return undefined;
   const date = Date.parse(after);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

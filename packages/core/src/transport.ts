@@ -73,10 +73,7 @@ export async function streamMessage(
   request: MessageRequest,
   options: StreamMessageOptions = {},
 ): Promise<StreamState> {
-  const retry =
-    options.retry === false
-      ? { ...DEFAULT_RETRY, retries: 0 }
-      : { ...DEFAULT_RETRY, ...options.retry };
+  const retry = retryOptions(options.retry);
   const random = options.random ?? Math.random;
   let state = createStreamState();
   const publish = (next: StreamState) => {
@@ -128,6 +125,17 @@ export async function streamMessage(
   }
 }
 
+/** Each field falls back to its default on its own: `{ retries: undefined }` keeps 2. */
+function retryOptions(given: RetryOptions | false | undefined): Required<RetryOptions> {
+  if (given === false) return { ...DEFAULT_RETRY, retries: 0 };
+  return {
+    retries: given?.retries ?? DEFAULT_RETRY.retries,
+    baseDelayMs: given?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+    maxDelayMs: given?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+    maxRetryAfterMs: given?.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
+  };
+}
+
 function retryDelay(
   end: { error: StreamError; retryAfterMs?: number },
   attempt: number,
@@ -165,12 +173,11 @@ const canUseFetchEventSource = (): boolean =>
 async function resolveHeaders(options: StreamMessageOptions): Promise<HeaderRecord> {
   const extra = typeof options.headers === 'function' ? await options.headers() : options.headers;
   // A plain object throughout: fetch-event-source copies headers with Object.assign, which
-  // would silently drop the entries of a Headers instance.
-  return {
-    'content-type': 'application/json',
-    accept: 'text/event-stream',
-    ...(extra ?? {}),
-  };
+  // would silently drop the entries of a Headers instance. Names are lower-cased so a
+  // caller's `Content-Type` replaces the default instead of joining it.
+  const headers: HeaderRecord = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
 }
 
 /**
@@ -297,22 +304,33 @@ class Attempt {
     if (response.body === null) return { kind: 'stream', cause: { type: 'eof' } };
     const source = openChunkSource(response.body);
     const decoder = new EventStreamDecoder();
+    const signal = this.controller.signal;
     const onAbort = () => void source.cancel();
-    this.controller.signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort, { once: true });
+    let ended = false;
     try {
       for (;;) {
         const chunk = await source.read();
-        if (this.controller.signal.aborted) return this.settle(this.controller.signal.reason);
+        if (signal.aborted) return this.settle(signal.reason);
         if (chunk !== undefined) {
           this.receivedBytes = true;
           this.touch();
         }
         const events = chunk === undefined ? decoder.end() : decoder.push(chunk);
-        for (const event of events) onEvent(event);
-        if (chunk === undefined) return { kind: 'stream', cause: { type: 'eof' } };
+        for (const event of events) {
+          // A callback may stop the stream; the rest of this chunk is not delivered then.
+          if (signal.aborted) return this.settle(signal.reason);
+          onEvent(event);
+        }
+        if (chunk === undefined) {
+          ended = true;
+          return { kind: 'stream', cause: { type: 'eof' } };
+        }
       }
     } finally {
-      this.controller.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
+      // Leaving early (a throwing callback, an abort) must not leave the connection open.
+      if (!ended) void source.cancel();
     }
   }
 
@@ -358,6 +376,9 @@ class Attempt {
           this.touch();
           controller.enqueue(chunk);
         },
+        // The library drops a final event that lacks its blank line; our decoder keeps it.
+        // Ending the body with one makes both transports agree (an empty event is skipped).
+        flush: (controller) => controller.enqueue(BLANK_LINE),
       }),
     );
     return new Response(body, {
@@ -367,6 +388,8 @@ class Attempt {
     });
   }
 }
+
+const BLANK_LINE = new TextEncoder().encode('\n\n');
 
 /** A response that was refused before its body was read as an answer. */
 class ResponseError extends Error {

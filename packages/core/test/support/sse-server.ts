@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { StreamError } from '../../src/errors.js';
 import type { MessageRequest } from '../../src/protocol.js';
 
 // ---------------------------------------------------------------------------------------
@@ -96,6 +96,207 @@ export function textAnswer(options: {
 }
 
 // ---------------------------------------------------------------------------------------
+// HTTP errors
+
+export interface ErrorCase {
+  name: string;
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  expected: Partial<StreamError> & { retryable: boolean };
+  description?: RegExp | string;
+}
+/** Each HTTP error status, in both body shapes, with what the transport must make of it. */
+export const HTTP_ERROR_CASES: ErrorCase[] = [
+  {
+    name: '400 API shape',
+    status: 400,
+    body: '{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"},"request_id":"req_400"}',
+    expected: {
+      type: 'invalid_request_error',
+      message: 'max_tokens: Field required',
+      requestId: 'req_400',
+      retryable: false,
+    },
+    description: 'The request was rejected: max_tokens: Field required',
+  },
+  {
+    name: '400 gateway shape, request-id header',
+    status: 400,
+    headers: { 'request-id': 'req_hdr_400' },
+    body: '{"message":"messages: at least one message is required","error":"invalid_request"}',
+    expected: {
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: 'messages: at least one message is required',
+      requestId: 'req_hdr_400',
+      retryable: false,
+    },
+  },
+  {
+    name: '401 gateway shape (token_revoked)',
+    status: 401,
+    body: '{"message":"API key has been revoked or does not exist.","error":"token_revoked"}',
+    expected: {
+      type: 'authentication_error',
+      code: 'token_revoked',
+      message: 'API key has been revoked or does not exist.',
+      retryable: false,
+    },
+    description: /revoked/,
+  },
+  {
+    name: '401 API shape',
+    status: 401,
+    body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_401"}',
+    expected: {
+      type: 'authentication_error',
+      message: 'invalid x-api-key',
+      requestId: 'req_401',
+      retryable: false,
+    },
+    description: /missing or invalid/,
+  },
+  {
+    name: '402 gateway shape (insufficient_quota)',
+    status: 402,
+    body: '{"message":"Project balance is exhausted.","error":"insufficient_quota"}',
+    expected: {
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+      message: 'Project balance is exhausted.',
+      retryable: false,
+    },
+    description: /no credit/,
+  },
+  {
+    name: '402 API shape (billing_error)',
+    status: 402,
+    body: '{"type":"error","error":{"type":"billing_error","message":"Your credit balance is too low."}}',
+    expected: {
+      type: 'billing_error',
+      message: 'Your credit balance is too low.',
+      retryable: false,
+    },
+    description: /no credit/,
+  },
+  {
+    name: '403 gateway shape (model not enabled)',
+    status: 403,
+    body: '{"message":"Model claude-opus-5 is not enabled for this project.","error":"permission_denied"}',
+    expected: {
+      type: 'permission_error',
+      code: 'permission_denied',
+      message: 'Model claude-opus-5 is not enabled for this project.',
+      retryable: false,
+    },
+    description: /not enabled/,
+  },
+  {
+    name: '403 API shape',
+    status: 403,
+    body: '{"type":"error","error":{"type":"permission_error","message":"Your API key does not have permission to use the specified resource."},"request_id":"req_403"}',
+    expected: { type: 'permission_error', requestId: 'req_403', retryable: false },
+    description: /not enabled/,
+  },
+  {
+    name: '404 API shape',
+    status: 404,
+    body: '{"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}',
+    expected: { type: 'not_found_error', message: 'model: claude-nope', retryable: false },
+    description: /not found/,
+  },
+  {
+    name: '404 gateway shape',
+    status: 404,
+    body: '{"message":"Model not found.","error":"model_not_found"}',
+    expected: {
+      type: 'not_found_error',
+      code: 'model_not_found',
+      message: 'Model not found.',
+      retryable: false,
+    },
+  },
+  {
+    name: '413 API shape',
+    status: 413,
+    body: '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}',
+    expected: { type: 'request_too_large', retryable: false },
+    description: /too large/,
+  },
+  {
+    name: '413 gateway shape',
+    status: 413,
+    body: '{"message":"Payload too large.","error":"request_too_large"}',
+    expected: { type: 'request_too_large', message: 'Payload too large.', retryable: false },
+  },
+  {
+    name: '429 API shape with retry-after: 2',
+    status: 429,
+    headers: { 'retry-after': '2' },
+    body: '{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"},"request_id":"req_429"}',
+    expected: {
+      type: 'rate_limit_error',
+      retryAfterMs: 2000,
+      requestId: 'req_429',
+      retryable: true,
+    },
+    description: 'Too many requests. Try again in 2 s.',
+  },
+  {
+    name: '429 gateway shape with retry-after: 2',
+    status: 429,
+    headers: { 'retry-after': '2' },
+    body: '{"message":"Rate limit exceeded.","error":"rate_limit_exceeded"}',
+    expected: {
+      type: 'rate_limit_error',
+      code: 'rate_limit_exceeded',
+      retryAfterMs: 2000,
+      retryable: true,
+    },
+    description: 'Too many requests. Try again in 2 s.',
+  },
+  {
+    name: '500 API shape',
+    status: 500,
+    body: '{"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_500"}',
+    expected: { type: 'api_error', message: 'Internal server error', retryable: true },
+    description: /internal error/,
+  },
+  {
+    name: '500 gateway shape',
+    status: 500,
+    body: '{"message":"Upstream failed.","error":"upstream_error"}',
+    expected: { type: 'api_error', code: 'upstream_error', retryable: true },
+  },
+  {
+    name: '529 API shape, request_id in body wins over the header',
+    status: 529,
+    headers: { 'request-id': 'req_from_header' },
+    body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}',
+    expected: {
+      type: 'overloaded_error',
+      message: 'Overloaded',
+      requestId: 'req_011CSHoEeqs5C35K2UUqR7Fy',
+      retryable: true,
+    },
+    description: /overloaded/,
+  },
+  {
+    name: '529 gateway shape, request-id from the header',
+    status: 529,
+    headers: { 'request-id': 'req_from_header' },
+    body: '{"message":"Overloaded.","error":"overloaded"}',
+    expected: {
+      type: 'overloaded_error',
+      code: 'overloaded',
+      requestId: 'req_from_header',
+      retryable: true,
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------
 // Scripted replies
 
 /** A piece of body, a pause, or a wait for the test to say go. */
@@ -113,7 +314,7 @@ export interface Reply {
    * After the body: `end` it (default), `destroy` the connection (a drop mid-body), or
    * `hang` (keep the connection open and send nothing more).
    */
-  readonly then?: 'end' | 'destroy' | 'hang';
+  readonly ending?: 'end' | 'destroy' | 'hang';
 }
 
 /** `network-error`: the connection fails before any response (socket destroyed / Response.error). */
@@ -231,7 +432,7 @@ export async function startHttpServer(handler: Handler): Promise<TestServer> {
       else await step.until;
     }
     if (res.destroyed) return;
-    switch (reply.then ?? 'end') {
+    switch (reply.ending ?? 'end') {
       case 'end':
         res.end();
         break;
@@ -289,20 +490,16 @@ interface Msw {
 }
 
 export async function loadMsw(): Promise<Msw> {
-  const fromMock = createRequire(mockPackageJson);
-  const [core, node] = await Promise.all([
-    import(pathToFileURL(fromMock.resolve('msw')).href),
-    import(pathToFileURL(fromMock.resolve('msw/node')).href),
-  ]);
-  return { http: core.http, setupServer: node.setupServer } as Msw;
+  const [core, node] = await Promise.all([import('msw'), import('msw/node')]);
+  return { http: core.http, setupServer: node.setupServer } as unknown as Msw;
 }
 
 const MSW_ENDPOINT = 'http://api.msw.test/v1/messages';
 
 function mswBody(reply: Reply): ReadableStream<Uint8Array> | null {
   const steps = stepsOf(reply.body);
-  const then = reply.then ?? 'end';
-  if (steps.length === 0 && then === 'end') return null;
+  const ending = reply.ending ?? 'end';
+  if (steps.length === 0 && ending === 'end') return null;
   const encoder = new TextEncoder();
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
@@ -315,8 +512,8 @@ function mswBody(reply: Reply): ReadableStream<Uint8Array> | null {
         else await step.until;
       }
       if (cancelled) return;
-      if (then === 'end') controller.close();
-      else if (then === 'destroy') controller.error(new TypeError('terminated'));
+      if (ending === 'end') controller.close();
+      else if (ending === 'destroy') controller.error(new TypeError('terminated'));
     },
     cancel() {
       cancelled = true;
