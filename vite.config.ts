@@ -41,6 +41,14 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'mock',
+          root: 'packages/mock',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'react',

@@ -1,0 +1,99 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  fixtureNames,
+  fixtureRequest,
+  fixtures,
+  fixtureUrl,
+  getFixture,
+  isFixtureName,
+  loadFixture,
+} from '../src/index.js';
+import { catalogFile, fixtureFile } from './support/helpers.js';
+
+describe('catalog', () => {
+  it('matches fixtures/catalog.json exactly (regenerate with test/support/generate-catalog.mjs)', () => {
+    const expected = catalogFile().map(({ name, description, request }) => ({
+      name,
+      description,
+      request,
+    }));
+    expect(fixtures).toEqual(expected);
+    expect([...fixtureNames]).toEqual(expected.map((entry) => entry.name));
+  });
+
+  it('lists every .sse file in fixtures/, and each URL points at its file', () => {
+    const files = readdirSync(new URL('../fixtures/', import.meta.url)).filter((file) =>
+      file.endsWith('.sse'),
+    );
+    expect(files.map((file) => file.replace(/\.sse$/, '')).sort()).toEqual(
+      [...fixtureNames].sort(),
+    );
+    for (const entry of catalogFile()) {
+      const url = fixtureUrl(entry.name);
+      expect(url.protocol).toBe('file:');
+      expect(url.pathname.endsWith(`/fixtures/${entry.file}`)).toBe(true);
+      expect(existsSync(url)).toBe(true);
+    }
+  });
+
+  it('loads every fixture in Node with the exact text of its file', async () => {
+    for (const name of fixtureNames) {
+      expect(await loadFixture(name)).toBe(fixtureFile(name));
+    }
+  });
+
+  it('caches a loaded fixture (the same promise for the same name)', () => {
+    expect(loadFixture('text-pings')).toBe(loadFixture('text-pings'));
+  });
+
+  it('loads non-file URLs with the given fetch (the browser path)', async () => {
+    const { readText } = await import('../src/catalog.js');
+    const seen: string[] = [];
+    const text = await readText(new URL('https://assets.test/x.sse'), {
+      fetch: async (url) => {
+        seen.push(url.href);
+        return new Response('event: ping\ndata: {"type":"ping"}\n\n');
+      },
+    });
+    expect(seen).toEqual(['https://assets.test/x.sse']);
+    expect(text).toBe('event: ping\ndata: {"type":"ping"}\n\n');
+    await expect(
+      readText(new URL('https://assets.test/missing.sse'), {
+        fetch: async () => new Response('nope', { status: 404 }),
+      }),
+    ).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('rejects unknown names, listing the known ones', async () => {
+    expect(isFixtureName('text-pings')).toBe(true);
+    expect(isFixtureName('nope')).toBe(false);
+    expect(() => getFixture('nope')).toThrow(/Known fixtures: spec-basic-text/);
+    await expect(loadFixture('nope')).rejects.toThrow(/Unknown fixture "nope"/);
+  });
+
+  it('gives a fixture request as a fresh copy without stream', () => {
+    const request = fixtureRequest('spec-thinking');
+    expect(request.stream).toBeUndefined();
+    expect(request.thinking).toEqual({ type: 'adaptive', display: 'summarized' });
+    request.messages.push({ role: 'user', content: 'changed' });
+    expect(fixtureRequest('spec-thinking').messages).toHaveLength(1);
+  });
+
+  it('keeps the main entry browser-safe: no node: import is reachable from src/index.ts', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(new URL(file, new URL('../src/', import.meta.url)), 'utf8');
+      for (const match of source.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'/g)) {
+        const specifier = match[1] as string;
+        expect(specifier.startsWith('node:'), `${file} imports ${specifier}`).toBe(false);
+        if (specifier.startsWith('./')) visit(specifier.slice(2).replace(/\.js$/, '.ts'));
+      }
+    };
+    visit('index.ts');
+    expect(seen.has('catalog.ts')).toBe(true);
+    expect(seen.has('node.ts')).toBe(false);
+  });
+});

@@ -1,0 +1,53 @@
+// The README's examples, run as written (endpoints as documented).
+import { continuationRequest, mergeContinuation, streamMessage } from '@message-stream/core';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockHandlers } from '../src/index.js';
+import { createReplayServer, fixtureRequest } from '../src/node.js';
+
+describe('README: Vitest + MSW', () => {
+  const server = setupServer(...createMockHandlers());
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  const request = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages: [{ role: 'user' as const, content: 'Hi' }],
+  };
+
+  it('shows what arrived when the connection drops', async () => {
+    const state = await streamMessage(request, {
+      endpoint: 'https://api.example.test/v1/messages',
+      headers: { 'x-mock-scenario': 'text-pings;fault=drop-after-events:8' },
+    });
+    expect(state.status).toBe('interrupted');
+    expect(state.message?.content[0]?.block).toMatchObject({ type: 'text' });
+  });
+
+  it('says why a revoked key failed', async () => {
+    const state = await streamMessage(
+      { ...request, model: 'mock:;fault=http:token-revoked' },
+      { endpoint: 'https://api.example.test/v1/messages', retry: false },
+    );
+    expect(state.error).toMatchObject({ type: 'authentication_error', code: 'token_revoked' });
+  });
+});
+
+describe('README: Node server', () => {
+  it('drops, resumes and merges into the whole answer over two requests', async () => {
+    const server = await createReplayServer();
+    const request = fixtureRequest('long-markdown');
+    const options = {
+      endpoint: server.endpoint,
+      headers: { 'x-mock-scenario': 'long-markdown;fault=drop-after-events:1200' },
+    };
+    const interrupted = await streamMessage(request, options);
+    expect(interrupted.status).toBe('interrupted');
+    const rest = await streamMessage(continuationRequest(request, interrupted), options);
+    const answer = mergeContinuation(interrupted, rest);
+    expect(answer.status).toBe('complete');
+    expect(server.requests.length).toBe(2);
+    await server.close();
+  });
+});
