@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createChatStore, useMessageStream } from '../../src/index.js';
+import { createChatStore, type MessageStreamView, useMessageStream } from '../../src/index.js';
 import { fixture, scriptedFetch, sse } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 256 };
@@ -8,7 +8,7 @@ const request = { model: 'claude-opus-5', max_tokens: 256 };
 describe('useMessageStream', () => {
   it('returns the conversation, the live answer, status and actions from options', async () => {
     const { fetch } = scriptedFetch(() => sse(fixture('spec-basic-text')));
-    let view: ReturnType<typeof useMessageStream> | undefined;
+    let view: MessageStreamView | undefined;
     function Chat() {
       view = useMessageStream({ request, fetch, batch: false });
       return <p data-testid="status">{view.status}</p>;
