@@ -56,6 +56,7 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/**/*.browser.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['test/setup.ts'],
         },
       },
       {
@@ -64,6 +65,7 @@ export default defineConfig({
         test: {
           name: 'react-browser',
           root: 'packages/react',
+          setupFiles: ['test/setup.ts'],
           include: ['test/components/**/*.test.tsx', 'test/**/*.browser.test.{ts,tsx}'],
           browser: {
             enabled: true,

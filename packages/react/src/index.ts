@@ -1,3 +1,8 @@
+export { AssistantMessage, type AssistantMessageProps } from './chat/assistant-message.js';
+export { ChatStream, type ChatStreamProps } from './chat/chat-stream.js';
+export { Composer, type ComposerProps } from './chat/composer.js';
+export { type FollowScroll, useFollowScroll } from './chat/use-follow-scroll.js';
+export { UserMessage, type UserMessageProps } from './chat/user-message.js';
 export {
   type MessageStreamView,
   useMessageStream,

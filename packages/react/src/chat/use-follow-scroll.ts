@@ -1,0 +1,80 @@
+import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
+
+/** How close to the bottom still counts as "at the bottom" (sub-pixel rounding, a last line). */
+const SLACK_PX = 24;
+
+export interface FollowScroll {
+  /** The log follows new content (the user has not scrolled away). */
+  readonly following: boolean;
+  readonly onScroll: () => void;
+  /** Scrolls to the newest content and follows it again. */
+  readonly jumpToLatest: () => void;
+}
+
+const prefersReducedMotion = (): boolean =>
+  typeof window !== 'undefined' &&
+  typeof window.matchMedia === 'function' &&
+  window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * Keeps a scrolling log pinned to its newest content while it grows, and lets go as soon
+ * as the user scrolls up to read: following resumes only when they come back to the
+ * bottom or ask to jump there.
+ *
+ * `version` changes whenever content may have grown; the log is scrolled before paint,
+ * so the reader never sees a frame of content below the fold.
+ */
+export function useFollowScroll(
+  ref: RefObject<HTMLElement | null>,
+  version: unknown,
+): FollowScroll {
+  const [following, setFollowing] = useState(true);
+  const followingRef = useRef(true);
+  /** A smooth jump is on its way down: its intermediate positions are not the user leaving. */
+  const jumping = useRef(false);
+
+  const setFollow = useCallback((value: boolean) => {
+    followingRef.current = value;
+    setFollowing(value);
+  }, []);
+
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || !followingRef.current) return;
+    // `version` is what makes this run: new content.
+    void version;
+    if (element.scrollHeight - element.clientHeight - element.scrollTop > 1) {
+      element.scrollTop = element.scrollHeight;
+    }
+  }, [ref, version]);
+
+  const onScroll = useCallback(() => {
+    const element = ref.current;
+    if (!element) return;
+    // Position alone decides: our own scrolls land at the bottom, so they read as following.
+    const distance = element.scrollHeight - element.clientHeight - element.scrollTop;
+    const atBottom = distance <= SLACK_PX;
+    if (jumping.current) {
+      if (!atBottom) return;
+      jumping.current = false;
+    }
+    if (atBottom !== followingRef.current) setFollow(atBottom);
+  }, [ref, setFollow]);
+
+  const jumpToLatest = useCallback(() => {
+    const element = ref.current;
+    setFollow(true);
+    if (!element) return;
+    jumping.current = true;
+    if (typeof element.scrollTo === 'function') {
+      element.scrollTo({
+        top: element.scrollHeight,
+        behavior: prefersReducedMotion() ? 'auto' : 'smooth',
+      });
+    } else {
+      element.scrollTop = element.scrollHeight;
+    }
+  }, [ref, setFollow]);
+
+  return { following, onScroll, jumpToLatest };
+}
