@@ -1,0 +1,119 @@
+import type { BlockState, Citation } from '@message-stream/core';
+import { type ComponentType, memo, type ReactElement } from 'react';
+import { isRecord, stringOr } from './format.js';
+import { GenericBlock } from './GenericBlock.js';
+import { ServerToolUseBlock } from './ServerToolUseBlock.js';
+import { TextBlock } from './TextBlock.js';
+import { ThinkingBlock } from './ThinkingBlock.js';
+import { ToolCallCard } from './ToolCallCard.js';
+import { sameToolResult, type ToolCallStatus, type ToolResultView } from './toolStatus.js';
+import { WebSearchResultsBlock } from './WebSearchResultsBlock.js';
+
+/** What a custom block renderer receives: the same props as `ContentBlockView`, minus renderers. */
+export interface BlockRendererProps {
+  block: BlockState;
+  answerStarted?: boolean | undefined;
+  toolResult?: ToolResultView | undefined;
+  toolStatus?: ToolCallStatus | undefined;
+}
+
+/**
+ * Custom views, tried before the built-in ones. `byToolName` applies to tool calls
+ * (`tool_use`, `server_tool_use`, `mcp_tool_use`) by their `name` and wins over `byType`,
+ * which is keyed by `block.type` (including types this kit does not know). Keep the object
+ * stable (a module constant or `useMemo`): it is a prop of every memoized block view.
+ */
+export interface BlockRenderers {
+  byType?: Record<string, ComponentType<BlockRendererProps>>;
+  byToolName?: Record<string, ComponentType<BlockRendererProps>>;
+}
+
+export interface ContentBlockViewProps {
+  block: BlockState;
+  renderers?: BlockRenderers;
+  /** The answer after any thinking has started: thinking blocks collapse. */
+  answerStarted?: boolean;
+  /** The result of this block's tool call, when it is one and the result is known. */
+  toolResult?: ToolResultView;
+  /** The status of this block's tool call, when the app knows better than the stream (`running`). */
+  toolStatus?: ToolCallStatus;
+  /** How text blocks render: `markdown` (default) or `plain`; see `TextBlockProps.mode`. */
+  textMode?: 'markdown' | 'plain';
+}
+
+const TOOL_TYPES: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/**
+ * One content block, by type: custom renderers first, then the built-in view, then
+ * `GenericBlock` for anything else. Memoized: a block that did not change (the core keeps its
+ * object) does not render again when a sibling does. `toolResult` is compared by its content
+ * and error flag, not by object, so a caller may rebuild it on each render.
+ */
+export const ContentBlockView = memo(function ContentBlockView({
+  block,
+  renderers,
+  answerStarted,
+  toolResult,
+  toolStatus,
+  textMode,
+}: ContentBlockViewProps): ReactElement {
+  const fields = isRecord(block.block) ? block.block : undefined;
+  const type = stringOr(fields?.type) ?? 'unknown';
+  const toolName = TOOL_TYPES.has(type) ? stringOr(fields?.name) : undefined;
+
+  const Custom =
+    (toolName !== undefined ? own(renderers?.byToolName, toolName) : undefined) ??
+    own(renderers?.byType, type);
+  if (Custom) {
+    return (
+      <Custom
+        block={block}
+        answerStarted={answerStarted}
+        toolResult={toolResult}
+        toolStatus={toolStatus}
+      />
+    );
+  }
+
+  switch (type) {
+    case 'text':
+      if (typeof fields?.text === 'string') {
+        return (
+          <TextBlock
+            text={fields.text}
+            streaming={block.status === 'streaming'}
+            citations={Array.isArray(fields.citations) ? (fields.citations as Citation[]) : null}
+            mode={textMode}
+          />
+        );
+      }
+      break;
+    case 'thinking':
+    case 'redacted_thinking':
+      return <ThinkingBlock block={block} answerStarted={answerStarted} />;
+    case 'tool_use':
+    case 'mcp_tool_use':
+      return <ToolCallCard block={block} result={toolResult} status={toolStatus} />;
+    case 'server_tool_use':
+      return <ServerToolUseBlock block={block} />;
+    case 'web_search_tool_result':
+      return <WebSearchResultsBlock block={block} />;
+  }
+  return <GenericBlock block={block} />;
+}, sameProps);
+
+function sameProps(a: ContentBlockViewProps, b: ContentBlockViewProps): boolean {
+  return (
+    a.block === b.block &&
+    a.renderers === b.renderers &&
+    a.answerStarted === b.answerStarted &&
+    a.toolStatus === b.toolStatus &&
+    a.textMode === b.textMode &&
+    sameToolResult(a.toolResult, b.toolResult)
+  );
+}
+
+/** `record[key]` only for the record's own keys: a block type `constructor` is not a renderer. */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -1,0 +1,51 @@
+import { type ReactElement, useEffect, useRef, useState } from 'react';
+
+export interface CopyButtonProps {
+  /** The text to copy, read when the button is pressed. */
+  text: string;
+  /** The button's name; "Copy" by default. */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * Copies text with the Clipboard API. The outcome ("Copied", or "Copy failed" where the API is
+ * missing or refused) is announced through a polite status region that is always in the DOM,
+ * so screen readers hear it, then cleared after two seconds.
+ */
+export function CopyButton({ text, label = 'Copy', className }: CopyButtonProps): ReactElement {
+  const [feedback, setFeedback] = useState('');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const show = (message: string) => {
+    setFeedback(message);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setFeedback(''), 2000);
+  };
+
+  const copy = async () => {
+    const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+    if (!clipboard?.writeText) {
+      show('Copy failed');
+      return;
+    }
+    try {
+      await clipboard.writeText(text);
+      show('Copied');
+    } catch {
+      show('Copy failed');
+    }
+  };
+
+  return (
+    <span className={className ? `ms-copy ${className}` : 'ms-copy'}>
+      <button type="button" className="ms-copy__button" onClick={copy}>
+        {label}
+      </button>
+      <span className="ms-copy__feedback" role="status">
+        {feedback}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,47 @@
+import type { BlockState } from '@message-stream/core';
+import { memo, type ReactElement } from 'react';
+import { cx } from './cx.js';
+import { isRecord, stringOr, toJson } from './format.js';
+import { useDisclosure } from './useDisclosure.js';
+
+export interface GenericBlockProps {
+  /** A block of a type no renderer knows (a newer API, a beta feature). */
+  block: BlockState;
+  /** Whether the JSON starts shown; closed by default. */
+  defaultOpen?: boolean;
+  className?: string;
+}
+
+/**
+ * Any block this kit has no view for: a collapsed card naming its type, which opens to the
+ * block's JSON (and any deltas it could not apply). Nothing is hidden for good and nothing
+ * crashes, whatever the block's shape.
+ */
+export const GenericBlock = memo(function GenericBlock({
+  block,
+  defaultOpen = false,
+  className,
+}: GenericBlockProps): ReactElement {
+  const disclosure = useDisclosure(defaultOpen);
+  const type = (isRecord(block.block) && stringOr(block.block.type)) || 'unknown';
+  const status = block.status;
+  const deltas = Array.isArray(block.otherDeltas) && block.otherDeltas.length > 0;
+  return (
+    <div className={cx('ms-generic', `ms-generic--${String(status)}`, className)}>
+      <button type="button" className="ms-generic__toggle" {...disclosure.buttonProps}>
+        <span className="ms-generic__icon" aria-hidden="true" />
+        <span className="ms-generic__type">{type}</span>
+        {status === 'streaming' ? ' (streaming)' : status === 'incomplete' ? ' (incomplete)' : ''}
+      </button>
+      <div className="ms-generic__panel" {...disclosure.panelProps}>
+        <pre className="ms-generic__json">{toJson(block.block)}</pre>
+        {deltas ? (
+          <>
+            <p className="ms-generic__label">Deltas not applied</p>
+            <pre className="ms-generic__json">{toJson(block.otherDeltas)}</pre>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+});

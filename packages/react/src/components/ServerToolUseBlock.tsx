@@ -1,0 +1,64 @@
+import type { BlockState } from '@message-stream/core';
+import { memo, type ReactElement } from 'react';
+import { cx } from './cx.js';
+import { isRecord, stringOr, toJson } from './format.js';
+
+export interface ServerToolUseBlockProps {
+  /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
+  block: BlockState;
+  className?: string;
+}
+
+/**
+ * A server tool call, in a line. For `web_search`, the query as the model writes it
+ * ("Searching the web for “weather NYC today”"); for other server tools, their name and input.
+ * The result arrives as a separate block (e.g. `web_search_tool_result`).
+ */
+export const ServerToolUseBlock = memo(function ServerToolUseBlock({
+  block,
+  className,
+}: ServerToolUseBlockProps): ReactElement {
+  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  const name = stringOr(fields.name) ?? 'server tool';
+  let input: unknown;
+  try {
+    input = fields.input;
+  } catch {
+    input = undefined;
+  }
+  const status = block.status;
+  const classes = cx('ms-server-tool', `ms-server-tool--${status}`, className);
+
+  if (name === 'web_search') {
+    const query = isRecord(input) ? stringOr(input.query) : undefined;
+    const verb =
+      status === 'streaming'
+        ? 'Searching the web'
+        : status === 'incomplete'
+          ? 'Web search interrupted'
+          : 'Searched the web';
+    return (
+      <p className={classes} data-tool-name={name}>
+        <span className="ms-server-tool__label">{verb}</span>
+        {query ? (
+          <>
+            {' for '}
+            <q className="ms-server-tool__query">{query}</q>
+          </>
+        ) : null}
+      </p>
+    );
+  }
+
+  const verb = status === 'streaming' ? 'Using' : status === 'incomplete' ? 'Interrupted:' : 'Used';
+  const json = toJson(input);
+  return (
+    <div className={classes} data-tool-name={name}>
+      <p className="ms-server-tool__line">
+        <span className="ms-server-tool__label">{verb}</span>{' '}
+        <span className="ms-server-tool__name">{name}</span>
+      </p>
+      {json && json !== '{}' ? <pre className="ms-server-tool__input">{json}</pre> : null}
+    </div>
+  );
+});

@@ -1,0 +1,84 @@
+import type { BlockState } from '@message-stream/core';
+import { memo, type ReactElement, useId } from 'react';
+import { hostnameOf, safeHref } from '../markdown/url.js';
+import { cx } from './cx.js';
+import { isRecord, stringOr } from './format.js';
+
+export interface WebSearchResultsBlockProps {
+  /** A `web_search_tool_result` block. */
+  block: BlockState;
+  className?: string;
+}
+
+interface ResultView {
+  title: string;
+  href: string | undefined;
+  host: string;
+  age: string | undefined;
+}
+
+/**
+ * The results of a web search: a link per result with its host and age. Titles and URLs come
+ * from the web, so they are text only, and a URL that is not http/https gets no link. An error
+ * result says so ("Search failed: max_uses_exceeded").
+ */
+export const WebSearchResultsBlock = memo(function WebSearchResultsBlock({
+  block,
+  className,
+}: WebSearchResultsBlockProps): ReactElement {
+  const labelId = useId();
+  const content = isRecord(block.block) ? block.block.content : undefined;
+
+  if (!Array.isArray(content)) {
+    const code = isRecord(content)
+      ? (stringOr(content.error_code) ?? stringOr(content.type) ?? 'unknown')
+      : 'unknown';
+    return (
+      <p className={cx('ms-search-results', 'ms-search-results--error', className)}>
+        Search failed: {code}
+      </p>
+    );
+  }
+
+  const results = content.filter(isRecord).map(toView);
+  return (
+    <div className={cx('ms-search-results', className)}>
+      <p className="ms-search-results__label" id={labelId}>
+        {results.length === 1 ? '1 search result' : `${results.length} search results`}
+      </p>
+      <ol className="ms-search-results__list" aria-labelledby={labelId}>
+        {results.map((result, i) => (
+          // Results have no id, and the list never reorders.
+          // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here.
+          <li key={i} className="ms-search-results__item">
+            {result.href ? (
+              <a
+                className="ms-search-results__link"
+                href={result.href}
+                rel="noopener noreferrer"
+                target="_blank"
+              >
+                {result.title}
+              </a>
+            ) : (
+              <span className="ms-search-results__title">{result.title}</span>
+            )}
+            {result.host ? <span className="ms-search-results__host">{result.host}</span> : null}
+            {result.age ? <span className="ms-search-results__age">{result.age}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+});
+
+function toView(result: Record<string, unknown>): ResultView {
+  const href = safeHref(result.url);
+  const host = href ? hostnameOf(href) : '';
+  return {
+    title: stringOr(result.title) ?? (host || stringOr(result.url) || 'Untitled result'),
+    href,
+    host,
+    age: stringOr(result.page_age),
+  };
+}

@@ -1,0 +1,65 @@
+import type { BlockState } from '@message-stream/core';
+
+/**
+ * Where a tool call is, from the reader's side:
+ * - `input-streaming`: the model is still writing the input;
+ * - `input-complete`: the input is whole; nothing has run it yet;
+ * - `running`: the app is running it (only the app knows: the store passes it explicitly);
+ * - `result` / `error`: it ran and returned a result, or a failure;
+ * - `interrupted`: the stream ended before the input was whole; it will not run.
+ */
+export type ToolCallStatus =
+  | 'input-streaming'
+  | 'input-complete'
+  | 'running'
+  | 'result'
+  | 'error'
+  | 'interrupted';
+
+/** What a tool returned, as the app sends it back in its `tool_result` block. */
+export interface ToolResultView {
+  /** A string, an array of content blocks (`{type: 'text', text}`, images, …) or any JSON. */
+  content: unknown;
+  /** The tool failed; `content` says why. */
+  isError?: boolean;
+}
+
+/** The words for each status: the badge says it in text, colour only repeats it. */
+export const TOOL_STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
+  'input-streaming': 'Writing input…',
+  'input-complete': 'Input ready',
+  running: 'Running…',
+  result: 'Done',
+  error: 'Failed',
+  interrupted: 'Interrupted',
+};
+
+/**
+ * The status a tool call shows when none is given: from the block's own status and whether a
+ * result is known. An explicit status (the store's `running`) always wins.
+ */
+export function deriveToolStatus(
+  block: BlockState,
+  result?: ToolResultView | null,
+  status?: ToolCallStatus | null,
+): ToolCallStatus {
+  if (status) return status;
+  if (block.status === 'streaming') return 'input-streaming';
+  if (block.status === 'incomplete') return 'interrupted';
+  if (result) return result.isError ? 'error' : 'result';
+  return 'input-complete';
+}
+
+/**
+ * Two results show the same: same content (by identity) and same error flag. Block views compare
+ * results with this rather than by object, so a caller that rebuilds `{content, isError}` on
+ * every render does not re-render every tool card on every delta.
+ */
+export function sameToolResult(
+  a: ToolResultView | null | undefined,
+  b: ToolResultView | null | undefined,
+): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return a.content === b.content && (a.isError === true) === (b.isError === true);
+}

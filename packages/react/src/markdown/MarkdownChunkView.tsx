@@ -1,0 +1,48 @@
+import { memo, type ReactElement } from 'react';
+import Markdown, { type Options } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { markdownComponents } from './components.js';
+import { markdownUrlTransform } from './url.js';
+
+const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
+
+export interface MarkdownChunkViewProps {
+  /** The markdown to render: one chunk, repaired and with the document's definitions added. */
+  source: string;
+  /** The chunk's offset in the whole text: passed back to `onRender`. */
+  start: number;
+  /**
+   * Prefix for the ids GFM footnotes generate, unique per chunk, so two chunks (or two
+   * messages) never produce the same id.
+   */
+  idPrefix: string;
+  /** Called on every render of this chunk; keep it stable, or every chunk re-renders. */
+  onRender?: ((start: number) => void) | undefined;
+}
+
+/**
+ * One chunk of markdown. Memoized on its props, which are strings: a finished chunk has the
+ * same source on every delta, so only the chunk still growing renders again.
+ *
+ * Raw HTML in the markdown is shown as text (react-markdown's default without rehype-raw and
+ * without `skipHtml`): the model wrote those characters, and an answer explaining HTML should
+ * still show them, but nothing of it ever becomes an element.
+ */
+export const MarkdownChunkView = memo(function MarkdownChunkView({
+  source,
+  start,
+  idPrefix,
+  onRender,
+}: MarkdownChunkViewProps): ReactElement {
+  onRender?.(start);
+  return (
+    <Markdown
+      remarkPlugins={REMARK_PLUGINS}
+      remarkRehypeOptions={{ clobberPrefix: idPrefix }}
+      components={markdownComponents}
+      urlTransform={markdownUrlTransform}
+    >
+      {source}
+    </Markdown>
+  );
+});

@@ -1,0 +1,55 @@
+import { Fragment, type ReactElement, useId } from 'react';
+import { MarkdownChunkView } from './MarkdownChunkView.js';
+import { repairStreamingTail } from './tail.js';
+import { useMarkdownSplit } from './useMarkdownSplit.js';
+
+export interface StreamingMarkdownProps {
+  text: string;
+  /** While true, the last chunk's unsettled syntax is repaired for display (see `repairStreamingTail`). */
+  streaming?: boolean;
+  /** Test and profiling hook: called with a chunk's start offset each time that chunk renders. */
+  onChunkRender?: ((start: number) => void) | undefined;
+}
+
+/**
+ * Markdown rendered per top-level block: each chunk is its own memoized child keyed by its
+ * start offset, so a delta re-renders the last chunk and nothing before it.
+ */
+export function StreamingMarkdown({
+  text,
+  streaming = false,
+  onChunkRender,
+}: StreamingMarkdownProps): ReactElement {
+  const id = useId().replace(/[^\w-]/g, '');
+  const { chunks, openFence } = useMarkdownSplit(text);
+  let definitions = '';
+  for (const chunk of chunks) {
+    if (chunk.definitions !== '') definitions += `${chunk.definitions}\n\n`;
+  }
+  const last = chunks.length - 1;
+  return (
+    <div className="ms-markdown">
+      {chunks.map((chunk, i) => {
+        // A chunk of nothing but definitions renders nothing of its own.
+        if (chunk.definitionsOnly) return null;
+        let source = chunk.text;
+        if (streaming && i === last) source = repairStreamingTail(source, openFence);
+        // Before the chunk, not after: an open fence at its end must not swallow them.
+        if (definitions !== '' && chunk.references) source = definitions + source;
+        // The newline between blocks is what react-markdown puts between them in one document:
+        // it keeps raw text of adjacent blocks (HTML shown as text) from running together.
+        return (
+          <Fragment key={chunk.start}>
+            {i > 0 ? '\n' : null}
+            <MarkdownChunkView
+              source={source}
+              start={chunk.start}
+              idPrefix={`ms${id}c${chunk.start}-`}
+              onRender={onChunkRender}
+            />
+          </Fragment>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
+import { cleanup, render } from '@testing-library/react';
+import fc from 'fast-check';
+import Markdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { markdownComponents } from '../../src/markdown/components.js';
+import { StreamingMarkdown } from '../../src/markdown/StreamingMarkdown.js';
+import { type MarkdownSplit, splitMarkdown } from '../../src/markdown/split.js';
+import { markdownUrlTransform } from '../../src/markdown/url.js';
+import { blockAt, finalState } from './support.js';
+
+afterEach(cleanup);
+
+/** Chunk texts without the newline each keeps at its end (asserted on its own below). */
+const texts = (text: string) =>
+  splitMarkdown(text).chunks.map((chunk) => chunk.text.replace(/\n$/, ''));
+
+/** Renders markdown as one document, the way react-markdown alone would. */
+function wholeHtml(text: string): string {
+  const { container, unmount } = render(
+    <Markdown
+      remarkPlugins={[remarkGfm]}
+      components={markdownComponents}
+      urlTransform={markdownUrlTransform}
+    >
+      {text}
+    </Markdown>,
+  );
+  const html = normalize(container.innerHTML);
+  unmount();
+  return html;
+}
+
+function chunkedHtml(text: string): string {
+  const { container, unmount } = render(<StreamingMarkdown text={text} />);
+  const html = normalize((container.firstElementChild as Element).innerHTML);
+  unmount();
+  return html;
+}
+
+/** Leading and trailing whitespace is the only thing chunking may change. */
+const normalize = (html: string) => html.trim();
+
+describe('splitMarkdown', () => {
+  it('splits top-level blocks at blank lines', () => {
+    expect(texts('# Title\n\nFirst para\nsame para\n\n> quote\n\n---\n\nlast')).toEqual([
+      '# Title',
+      'First para\nsame para',
+      '> quote',
+      '---',
+      'last',
+    ]);
+  });
+
+  it('records each chunk at its offset in the text', () => {
+    const text = '\n\nalpha\n\n\nbeta';
+    const chunks = splitMarkdown(text).chunks;
+    expect(chunks.map((c) => [c.start, c.end])).toEqual([
+      [2, 8],
+      [10, 14],
+    ]);
+    for (const chunk of chunks) expect(text.slice(chunk.start, chunk.end)).toBe(chunk.text);
+  });
+
+  it("keeps the newline that ends a chunk's last line, which markdown reads differently", () => {
+    expect(splitMarkdown('- item\n</pre>\n\nnext').chunks.map((c) => c.text)).toEqual([
+      '- item\n</pre>\n',
+      'next',
+    ]);
+  });
+
+  it('never splits inside a fenced code block, whatever blank lines it holds', () => {
+    const fence = '```ts\nconst a = 1;\n\n\nconst b = 2;\n```';
+    expect(texts(`intro\n\n${fence}\n\nafter`)).toEqual(['intro', fence, 'after']);
+    const tilde = '~~~~\n```\n\nstill code\n~~~~';
+    expect(texts(`${tilde}\n\nout`)).toEqual([tilde, 'out']);
+  });
+
+  it('reports a fence still open at the end', () => {
+    const split = splitMarkdown('para\n\n```js\ncode\n\nmore');
+    expect(split.openFence).toMatchObject({ marker: '```', indent: '', lineStart: 0 });
+    expect(split.chunks.at(-1)?.text).toBe('```js\ncode\n\nmore');
+    expect(splitMarkdown('```\ncode\n\n').chunks[0]?.text).toBe('```\ncode\n\n');
+    // An indented opener after a blank line stays with the chunk before (it may continue it).
+    const indented = splitMarkdown('para\n\n  ~~~~\ncode');
+    expect(indented.openFence).toMatchObject({ marker: '~~~~', indent: '  ', lineStart: 6 });
+    expect(splitMarkdown('```\na\n```\n').openFence).toBeNull();
+    // A closing run with no newline yet may still become content ("```x"): not closed yet.
+    expect(splitMarkdown('```\na\n```').openFence).not.toBeNull();
+  });
+
+  it('keeps a loose list, its indented continuations and nested lists together', () => {
+    const list = '- one\n\n- two\n\n  more of two\n\n  - nested\n\n1. ordered after';
+    expect(texts(`${list}\n\nAfter the list.`)).toEqual([list, 'After the list.']);
+  });
+
+  it('keeps a table together and ends it at the blank line', () => {
+    const table = '| a | b |\n| - | - |\n| 1 | 2 |';
+    expect(texts(`${table}\n\ntext`)).toEqual([table, 'text']);
+  });
+
+  it('keeps an HTML block of a kind that spans blank lines together', () => {
+    const html = '<pre>\nx\n\ny\n</pre>';
+    expect(texts(`${html}\n\nz`)).toEqual([html, 'z']);
+    const comment = '<!-- a\n\nb -->';
+    expect(texts(`${comment}\n\nz`)).toEqual([comment, 'z']);
+  });
+
+  it('waits for an incomplete line after a list before deciding it is not part of the list', () => {
+    expect(texts('- a\n\n1')).toEqual(['- a\n\n1']);
+    expect(texts('- a\n\n1. b')).toEqual(['- a\n\n1. b']);
+    expect(texts('- a\n\n1999 was a year\n')).toEqual(['- a', '1999 was a year']);
+  });
+
+  it('collects the definition lines a chunk starts with', () => {
+    const split = splitMarkdown(
+      'See [the docs][d].\n\n[d]: https://example.com\n[^1]: A note\nMore text',
+    );
+    expect(split.chunks.map((c) => c.definitions)).toEqual([
+      '',
+      '[d]: https://example.com\n[^1]: A note',
+    ]);
+    expect(split.chunks.map((c) => c.references)).toEqual([true, true]);
+  });
+
+  it('resumes from the last chunk, reusing the finished chunks as the same objects', () => {
+    const first = splitMarkdown('# A\n\npara one\n\npara t');
+    const second = splitMarkdown('# A\n\npara one\n\npara two\n\nthree', first);
+    expect(second.chunks[0]).toBe(first.chunks[0]);
+    expect(second.chunks[1]).toBe(first.chunks[1]);
+    expect(second.chunks.map((c) => c.text)).toEqual([
+      '# A\n',
+      'para one\n',
+      'para two\n',
+      'three',
+    ]);
+  });
+
+  it('starts over when the new text does not extend the previous one', () => {
+    const first = splitMarkdown('# A\n\nold');
+    const second = splitMarkdown('# B\n\nnew', first);
+    expect(second.chunks.map((c) => c.text)).toEqual(['# B\n', 'new']);
+    expect(second.chunks[0]).not.toBe(first.chunks[0]);
+  });
+
+  it('splits a growing text the same as the whole text, delta by delta (long-markdown)', async () => {
+    const text = blockAt(await finalState(longMarkdown), 0).block.text as string;
+    let split: MarkdownSplit | null = null;
+    for (let end = 1; end <= text.length; end += 7) {
+      split = splitMarkdown(text.slice(0, end), split);
+    }
+    split = splitMarkdown(text, split);
+    const whole = splitMarkdown(text);
+    expect(split.chunks.map((c) => [c.start, c.text])).toEqual(
+      whole.chunks.map((c) => [c.start, c.text]),
+    );
+    expect(whole.chunks.length).toBeGreaterThan(20);
+  });
+
+  it('renders long-markdown chunk by chunk exactly as one document', async () => {
+    const text = blockAt(await finalState(longMarkdown), 0).block.text as string;
+    expect(chunkedHtml(text)).toBe(wholeHtml(text));
+  });
+
+  it('renders any mix of block syntax chunk by chunk exactly as one document (property)', () => {
+    const line = fc.constantFrom(
+      'Plain words',
+      '**bold** and *em* and `code`',
+      '# Heading',
+      '## Sub *heading*',
+      '- item',
+      '* star item',
+      '1. first',
+      '2) second',
+      '  indented continuation',
+      '    four-space indented',
+      '> quote',
+      '```',
+      '```js',
+      '~~~',
+      'const x = 1;',
+      '| a | b |',
+      '| - | - |',
+      '---',
+      '***',
+      'Setext',
+      '===',
+      '<pre>',
+      '</pre>',
+      '<!-- comment',
+      '-->',
+      '- [ ] task',
+      'Link [x](https://example.com/)',
+      'See [the ref][d] here',
+      // Definitions where answers have them: after a blank line.
+      '\n[d]: https://example.com/d',
+      '> - quoted item',
+      '\ttab indented',
+      '   ```',
+      '<script>',
+      '</script>',
+      '<div>',
+      '',
+      '',
+      '',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 24 }), (lines) => {
+        const text = lines.join('\n');
+        expect(chunkedHtml(text)).toBe(wholeHtml(text));
+        let split: MarkdownSplit | null = null;
+        for (let end = 0; end <= text.length; end += 3) {
+          split = splitMarkdown(text.slice(0, end), split);
+        }
+        split = splitMarkdown(text, split);
+        expect(split.chunks.map((c) => c.text)).toEqual(
+          splitMarkdown(text).chunks.map((c) => c.text),
+        );
+      }),
+      { numRuns: 500, seed: 20_260_101 },
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TextBlock } from '../../src/components/TextBlock.js';
+import { splitMarkdown } from '../../src/markdown/split.js';
+import { repairStreamingTail } from '../../src/markdown/tail.js';
+
+afterEach(cleanup);
+
+/** What the last chunk of `text` displays as while streaming. */
+function repaired(text: string): string {
+  const split = splitMarkdown(text);
+  const last = split.chunks.at(-1);
+  return last ? repairStreamingTail(last.text, split.openFence) : '';
+}
+
+describe('repairStreamingTail', () => {
+  it('closes an open fence with the same fence and indentation', () => {
+    expect(repaired('```ts\nconst a')).toBe('```ts\nconst a\n```');
+    expect(repaired('~~~~\ncode\n')).toBe('~~~~\ncode\n~~~~');
+  });
+
+  it('drops a closing fence still being typed, and an opening line still getting its language', () => {
+    expect(repaired('```\ncode\n``')).toBe('```\ncode\n```');
+    expect(repaired('text\n```ty')).toBe('text');
+  });
+
+  it('strips a dangling emphasis or code marker at the very end', () => {
+    expect(repaired('Some **')).toBe('Some ');
+    expect(repaired('Some **bold*')).toBe('Some **bold');
+    expect(repaired('an _')).toBe('an ');
+    expect(repaired('snake_')).toBe('snake');
+    expect(repaired('use `')).toBe('use ');
+    expect(repaired('~~')).toBe('');
+  });
+
+  it('keeps a marker that closes something', () => {
+    expect(repaired('Some **bold**')).toBe('Some **bold**');
+    expect(repaired('*a* and `b`')).toBe('*a* and `b`');
+    expect(repaired('~~gone~~')).toBe('~~gone~~');
+  });
+
+  it('shows a half-written link or image as its text', () => {
+    expect(repaired('See [the docs](http://exa')).toBe('See the docs');
+    expect(repaired('See [the docs](')).toBe('See the docs');
+    expect(repaired('See [the docs]')).toBe('See the docs');
+    expect(repaired('See [the do')).toBe('See the do');
+    expect(repaired('A ![chart](https://img')).toBe('A chart');
+  });
+
+  it('leaves complete links, footnote references, task boxes and brackets in code alone', () => {
+    expect(repaired('See [docs](https://example.com)')).toBe('See [docs](https://example.com)');
+    expect(repaired('Note[^1]')).toBe('Note[^1]');
+    expect(repaired('- [ ]')).toBe('- [ ]');
+    expect(repaired('use `arr[i')).toBe('use `arr[i');
+  });
+
+  it('hides a last line that is only block syntax so far', () => {
+    expect(repaired('Intro\n-')).toBe('Intro');
+    expect(repaired('Intro\n\n#')).toBe('');
+    expect(repaired('Title\n==')).toBe('Title');
+    expect(repaired('1.')).toBe('');
+  });
+});
+
+describe('TextBlock streaming tail', () => {
+  it('renders an open fence as a code block while streaming', () => {
+    const { container } = render(<TextBlock text={'Run:\n\n```bash\nnpm install'} streaming />);
+    const code = container.querySelector('pre code');
+    expect(code?.textContent).toBe('npm install\n');
+    expect(container.textContent).not.toContain('```');
+  });
+
+  it('does not show a dangling ** while streaming', () => {
+    const { container } = render(<TextBlock text="The answer is **" streaming />);
+    expect(container.textContent).toBe('The answer is');
+    expect(container.querySelector('strong')).toBeNull();
+  });
+
+  it('shows a half-written link as its text, without brackets or a link, while streaming', () => {
+    const { container } = render(<TextBlock text="Read [the guide](http://exa" streaming />);
+    expect(container.textContent).toBe('Read the guide');
+    expect(container.querySelector('a')).toBeNull();
+  });
+
+  it('renders the link once it is complete', () => {
+    const { container } = render(
+      <TextBlock text="Read [the guide](http://example.com/guide)" streaming />,
+    );
+    expect(container.querySelector('a')?.getAttribute('href')).toBe('http://example.com/guide');
+  });
+
+  it('repairs nothing once the text is complete: it renders as written', () => {
+    const { container } = render(<TextBlock text="The answer is **" />);
+    expect(container.textContent).toBe('The answer is **');
+  });
+
+  it('repairs only the last chunk', () => {
+    const { container } = render(
+      <TextBlock text={'First ends with **\n\nSecond ends with **'} streaming />,
+    );
+    const paragraphs = [...container.querySelectorAll('p')].map((p) => p.textContent);
+    expect(paragraphs).toEqual(['First ends with **', 'Second ends with']);
+  });
+});

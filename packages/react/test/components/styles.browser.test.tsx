@@ -1,0 +1,131 @@
+import { type BlockState, createStreamError } from '@message-stream/core';
+import specThinking from '@message-stream/mock/fixtures/spec-thinking.sse?raw';
+import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
+import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ContentBlockView } from '../../src/components/ContentBlockView.js';
+import { ResumeControl } from '../../src/components/ResumeControl.js';
+import { StreamError } from '../../src/components/StreamError.js';
+import { ThinkingBlock } from '../../src/components/ThinkingBlock.js';
+import { ToolCallCard } from '../../src/components/ToolCallCard.js';
+import type { ToolCallStatus } from '../../src/components/toolStatus.js';
+import { UsageBadge } from '../../src/components/UsageBadge.js';
+import styles from '../../src/styles.css?raw';
+import { axeViolations, blockAt, blocksOf, finalState } from './support.js';
+
+// Real layout, focus and cascade: these run in Chromium only.
+
+let sheet: HTMLStyleElement;
+beforeAll(() => {
+  sheet = document.createElement('style');
+  sheet.textContent = styles;
+  document.head.append(sheet);
+});
+afterAll(() => sheet.remove());
+afterEach(cleanup);
+
+describe('default stylesheet', () => {
+  it('defines light colours by default and dark ones under data-theme="dark"', () => {
+    const { container } = render(
+      <div>
+        <div data-theme="light">
+          <p className="ms-usage">light</p>
+        </div>
+        <div data-theme="dark">
+          <p className="ms-usage">dark</p>
+        </div>
+      </div>,
+    );
+    const [light, dark] = [...container.querySelectorAll('.ms-usage')].map((e) =>
+      getComputedStyle(e).getPropertyValue('--ms-bg').trim(),
+    );
+    expect(light).toBe('#ffffff');
+    expect(dark).toBe('#15171b');
+  });
+
+  it('shows a focus ring on keyboard focus', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specThinking), 0);
+    render(<ThinkingBlock block={block} />);
+    await user.tab();
+    const button = screen.getByRole('button');
+    expect(document.activeElement).toBe(button);
+    expect(getComputedStyle(button).outlineStyle).toBe('solid');
+  });
+
+  it('keeps the streaming thinking tail scrolled to its newest line', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: reasoning.`);
+    const block = (count: number): BlockState => ({
+      index: 0,
+      status: 'streaming',
+      block: { type: 'thinking', thinking: lines.slice(0, count).join('\n'), signature: '' },
+    });
+    const { container, rerender } = render(<ThinkingBlock block={block(10)} />);
+    for (let count = 11; count <= 60; count++) rerender(<ThinkingBlock block={block(count)} />);
+    const panel = container.querySelector('.ms-thinking__panel') as HTMLElement;
+    expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
+    expect(panel.scrollTop + panel.clientHeight).toBeGreaterThanOrEqual(panel.scrollHeight - 2);
+    // Scrollable, so reachable from the keyboard.
+    expect(panel.tabIndex).toBe(0);
+  });
+
+  it('shows the tool status badge as text with a border, not colour alone', async () => {
+    const block = blockAt(
+      await finalState(
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n","input":{}}}\n\n',
+      ),
+      0,
+    );
+    const { container } = render(<ToolCallCard block={block} />);
+    const badge = container.querySelector('.ms-tool__badge') as HTMLElement;
+    expect(badge.textContent).toBe('Interrupted');
+    expect(getComputedStyle(badge).borderTopStyle).toBe('solid');
+  });
+});
+
+describe('default stylesheet: contrast', () => {
+  it.each(['light', 'dark'])(
+    'passes axe, colour contrast included, in the %s theme',
+    async (theme) => {
+      const state = await finalState(webSearch);
+      const thinking = blockAt(await finalState(specThinking), 0);
+      const tool: BlockState = {
+        index: 9,
+        status: 'complete',
+        block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      };
+      const statuses: ToolCallStatus[] = [
+        'input-streaming',
+        'input-complete',
+        'running',
+        'interrupted',
+      ];
+      const { container } = render(
+        <div data-theme={theme} style={{ background: 'var(--ms-bg)', padding: 8 }}>
+          <ThinkingBlock block={thinking} defaultOpen />
+          {blocksOf(state).map((block) => (
+            <ContentBlockView key={block.index} block={block} />
+          ))}
+          {statuses.map((status) => (
+            <ToolCallCard key={status} block={tool} status={status} />
+          ))}
+          <ToolCallCard block={tool} result={{ content: 'Sunny' }} />
+          <ToolCallCard block={tool} result={{ content: 'Nope', isError: true }} />
+          <ResumeControl status="interrupted" onResume={() => {}} onRetry={() => {}} />
+          <StreamError
+            error={createStreamError({
+              type: 'overloaded_error',
+              message: 'x',
+              requestId: 'req_1',
+            })}
+          />
+          <UsageBadge
+            usage={{ input_tokens: 1234, output_tokens: 56, cache_read_input_tokens: 7 }}
+          />
+        </div>,
+      );
+      expect(await axeViolations(container)).toEqual([]);
+    },
+  );
+});

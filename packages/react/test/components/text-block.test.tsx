@@ -1,0 +1,157 @@
+import type { Citation } from '@message-stream/core';
+import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
+import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TextBlock } from '../../src/components/TextBlock.js';
+import { axeViolations, blockAt, blocksOf, everyState, finalState } from './support.js';
+
+afterEach(cleanup);
+
+describe('TextBlock', () => {
+  it('renders GFM markdown: headings, emphasis, lists, tables, code, strikethrough', () => {
+    const text = [
+      '## Title',
+      'Some **bold**, *em*, ~~gone~~ and `code`.',
+      '- one\n- two',
+      '| a | b |\n| - | - |\n| 1 | 2 |',
+      '```ts\nconst x = 1;\n```',
+    ].join('\n\n');
+    const { container } = render(<TextBlock text={text} />);
+    expect(screen.getByRole('heading', { level: 2, name: 'Title' })).toBeTruthy();
+    expect(container.querySelector('strong')?.textContent).toBe('bold');
+    expect(container.querySelector('em')?.textContent).toBe('em');
+    expect(container.querySelector('del')?.textContent).toBe('gone');
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['one', 'two']);
+    expect(screen.getByRole('table')).toBeTruthy();
+    expect(container.querySelector('pre code.language-ts')?.textContent).toBe('const x = 1;\n');
+  });
+
+  it('renders plain mode as the text exactly, in one paragraph, without markdown', () => {
+    const { container } = render(<TextBlock text={'# not a heading\n\n**as is**'} mode="plain" />);
+    const p = container.querySelector('p.ms-text__plain');
+    expect(p?.textContent).toBe('# not a heading\n\n**as is**');
+    expect(container.querySelector('h1, strong')).toBeNull();
+  });
+
+  it('marks a streaming block busy and with a modifier class, and a finished one not', () => {
+    const { container, rerender } = render(<TextBlock text="Hello" streaming />);
+    const root = container.firstElementChild as HTMLElement;
+    expect(root.className).toBe('ms-text ms-text--streaming');
+    expect(root.getAttribute('aria-busy')).toBe('true');
+    rerender(<TextBlock text="Hello" />);
+    expect(root.className).toBe('ms-text');
+    expect(root.hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('gives links rel="noopener noreferrer" and target="_blank"', () => {
+    render(<TextBlock text="[site](https://example.com) and <https://auto.example.com>" />);
+    for (const link of screen.getAllByRole('link')) {
+      expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(link.getAttribute('target')).toBe('_blank');
+    }
+    expect(screen.getAllByRole('link')).toHaveLength(2);
+  });
+
+  it('never loads an image: it becomes a link named by its alt text', () => {
+    const { container } = render(<TextBlock text="![a chart](https://img.example.com/c.png)" />);
+    expect(container.querySelector('img')).toBeNull();
+    const link = screen.getByRole('link', { name: 'Image: a chart' });
+    expect(link.getAttribute('href')).toBe('https://img.example.com/c.png');
+  });
+
+  it('resolves a reference link whose definition is in another chunk', () => {
+    render(
+      <TextBlock text={'See [the docs][d].\n\nMore text.\n\n[d]: https://example.com/docs'} />,
+    );
+    expect(screen.getByRole('link', { name: 'the docs' }).getAttribute('href')).toBe(
+      'https://example.com/docs',
+    );
+  });
+
+  it('lists citations under the text, with the cited passage as a quote (spec-web-search)', async () => {
+    const block = blockAt(await finalState(webSearch), 4);
+    const citations = block.block.citations as Citation[];
+    const { container } = render(
+      <TextBlock text={block.block.text as string} citations={citations} />,
+    );
+    const list = screen.getByRole('list', { name: 'Sources' });
+    const link = within(list).getByRole('link', {
+      name: 'New York, NY Weather Forecast | AccuWeather',
+    });
+    expect(link.getAttribute('href')).toBe(
+      'https://www.accuweather.com/en/us/new-york/10021/weather-forecast/349727',
+    );
+    expect(container.querySelector('blockquote.ms-citations__quote')?.textContent).toMatch(
+      /^Today: Mostly cloudy/,
+    );
+  });
+
+  it('has no axe violations, streaming and complete', async () => {
+    const text =
+      '# Heading\n\nA paragraph with a [link](https://example.com).\n\n- [ ] task\n- [x] done\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n```js\ncode\n```';
+    const { container, rerender } = render(<TextBlock text={text} streaming />);
+    expect(await axeViolations(container)).toEqual([]);
+    rerender(<TextBlock text={text} />);
+    expect(await axeViolations(container)).toEqual([]);
+  });
+});
+
+describe('TextBlock render counts', () => {
+  it('re-renders only the last chunk when the text grows', () => {
+    const onChunkRender = vi.fn();
+    const { rerender } = render(
+      <TextBlock text={'# A\n\npara one\n\npara t'} streaming onChunkRender={onChunkRender} />,
+    );
+    expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([0, 5, 15]);
+    onChunkRender.mockClear();
+    rerender(
+      <TextBlock text={'# A\n\npara one\n\npara two'} streaming onChunkRender={onChunkRender} />,
+    );
+    expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([15]);
+  });
+
+  it('renders nothing again when only blank lines arrive', () => {
+    const onChunkRender = vi.fn();
+    const { rerender } = render(<TextBlock text="para" streaming onChunkRender={onChunkRender} />);
+    onChunkRender.mockClear();
+    rerender(<TextBlock text={'para\n\n'} streaming onChunkRender={onChunkRender} />);
+    expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([0]);
+    onChunkRender.mockClear();
+    rerender(<TextBlock text={'para\n\n\n'} streaming onChunkRender={onChunkRender} />);
+    expect(onChunkRender).not.toHaveBeenCalled();
+  });
+
+  // About 1,600 renders of a 40 KB answer: give it time on a loaded machine.
+  it('streams long-markdown delta by delta rendering only the chunk at the end (fixture)', {
+    timeout: 60_000,
+  }, () => {
+    const states = everyState(longMarkdown).filter((s) => blocksOf(s)[0] !== undefined);
+    const onChunkRender = vi.fn();
+    let previousLastStart = 0;
+    let renders = 0;
+    let updates = 0;
+    const { container, rerender } = render(<TextBlock text="" streaming />);
+    let lastText = '';
+    for (const state of states) {
+      const block = blockAt(state, 0);
+      const text = block.block.text as string;
+      if (text === lastText) continue;
+      lastText = text;
+      onChunkRender.mockClear();
+      rerender(<TextBlock text={text} streaming onChunkRender={onChunkRender} />);
+      const starts = onChunkRender.mock.calls.map(([start]) => start as number);
+      // Nothing before the chunk that was last at the previous delta renders again.
+      for (const start of starts) expect(start).toBeGreaterThanOrEqual(previousLastStart);
+      previousLastStart = Math.max(previousLastStart, ...starts);
+      renders += starts.length;
+      updates++;
+    }
+    expect(updates).toBeGreaterThan(1000);
+    // About one chunk per delta: the work per delta does not grow with the text.
+    expect(renders).toBeLessThan(updates * 1.2);
+    // The streamed result is the same as rendering the finished text at once.
+    const { container: fresh } = render(<TextBlock text={lastText} streaming />);
+    expect(container.innerHTML).toBe(fresh.innerHTML);
+  });
+});

@@ -1,0 +1,283 @@
+import {
+  type BlockState,
+  type ContentBlockDelta,
+  createStreamState,
+  reduceStream,
+  type StreamState,
+} from '@message-stream/core';
+import mcpToolUse from '@message-stream/mock/fixtures/mcp-tool-use.sse?raw';
+import parallelToolCalls from '@message-stream/mock/fixtures/parallel-tool-calls.sse?raw';
+import specToolUse from '@message-stream/mock/fixtures/spec-tool-use.sse?raw';
+import toolNoInput from '@message-stream/mock/fixtures/tool-no-input.sse?raw';
+import truncatedMidTool from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw';
+import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolCallCard } from '../../src/components/ToolCallCard.js';
+import {
+  deriveToolStatus,
+  TOOL_STATUS_LABELS,
+  type ToolCallStatus,
+} from '../../src/components/toolStatus.js';
+import { axeViolations, blockAt, blocksOf, everyState, finalState } from './support.js';
+
+afterEach(cleanup);
+
+const code = (container: HTMLElement) =>
+  container.querySelector('.ms-tool__code code')?.textContent ?? null;
+const badge = (container: HTMLElement) =>
+  container.querySelector('.ms-tool__badge')?.textContent ?? null;
+
+/** A tool_use block fed fragment by fragment through the core reducer. */
+function toolStates(fragments: string[]): BlockState[] {
+  let state: StreamState = createStreamState();
+  state = reduceStream(state, {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'tool_use', id: 'toolu_test', name: 'create_event', input: {} },
+  });
+  const blocks = [blockAt(state, 0)];
+  for (const partial_json of fragments) {
+    const delta: ContentBlockDelta = { type: 'input_json_delta', partial_json };
+    state = reduceStream(state, { type: 'content_block_delta', index: 0, delta });
+    blocks.push(blockAt(state, 0));
+  }
+  state = reduceStream(state, { type: 'content_block_stop', index: 0 });
+  blocks.push(blockAt(state, 0));
+  return blocks;
+}
+
+describe('deriveToolStatus', () => {
+  const base: BlockState = {
+    index: 0,
+    status: 'complete',
+    block: { type: 'tool_use', id: 'a', name: 'b', input: {} },
+  };
+  it.each([
+    [{ ...base, status: 'streaming' as const }, undefined, undefined, 'input-streaming'],
+    [{ ...base, status: 'incomplete' as const }, undefined, undefined, 'interrupted'],
+    [base, undefined, undefined, 'input-complete'],
+    [base, { content: 'ok' }, undefined, 'result'],
+    [base, { content: 'no', isError: true }, undefined, 'error'],
+    [base, undefined, 'running' as const, 'running'],
+  ])('derives %#', (block, result, status, expected) => {
+    expect(deriveToolStatus(block, result, status)).toBe(expected);
+  });
+});
+
+describe('ToolCallCard', () => {
+  it('shows the tool name, its id and the status in words', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(<ToolCallCard block={block} />);
+    expect(screen.getByRole('group', { name: 'Tool get_weather' })).toBeTruthy();
+    expect(container.querySelector('.ms-tool__id')?.textContent).toBe(
+      'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+    );
+    expect(badge(container)).toBe('Input ready');
+  });
+
+  it('fills the formatted input in as it streams (spec-tool-use)', () => {
+    const seen: string[] = [];
+    const { container, rerender } = render(<div />);
+    for (const state of everyState(specToolUse)) {
+      const block = blocksOf(state).find((b) => b.index === 1);
+      if (!block) continue;
+      rerender(<ToolCallCard block={block} />);
+      const shown = code(container);
+      if (shown !== null && seen.at(-1) !== shown) seen.push(shown);
+      if (block.status === 'streaming') expect(badge(container)).toBe('Writing input…');
+    }
+    expect(seen).toEqual([
+      '{}',
+      '{\n  "location": "San"\n}',
+      '{\n  "location": "San Francisc"\n}',
+      '{\n  "location": "San Francisco,"\n}',
+      '{\n  "location": "San Francisco, CA"\n}',
+    ]);
+  });
+
+  it('adds keys one by one as they arrive', () => {
+    const blocks = toolStates([
+      '{"title": "Standup", ',
+      '"day": "Mon',
+      'day", "attendees": ["a',
+      '"]}',
+    ]);
+    const { container, rerender } = render(<ToolCallCard block={blocks[0] as BlockState} />);
+    const keys: string[][] = [];
+    for (const block of blocks) {
+      rerender(<ToolCallCard block={block} />);
+      keys.push(Object.keys(JSON.parse(code(container) ?? '{}')));
+    }
+    expect(keys).toContainEqual(['title']);
+    expect(keys).toContainEqual(['title', 'day']);
+    expect(keys.at(-1)).toEqual(['title', 'day', 'attendees']);
+    expect(JSON.parse(code(container) ?? '')).toEqual({
+      title: 'Standup',
+      day: 'Monday',
+      attendees: ['a'],
+    });
+  });
+
+  it('switches between the formatted and the raw input', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(<ToolCallCard block={block} />);
+    const formatted = screen.getByRole('button', { name: 'Formatted' });
+    const raw = screen.getByRole('button', { name: 'Raw' });
+    expect(formatted.getAttribute('aria-pressed')).toBe('true');
+    await user.click(raw);
+    expect(raw.getAttribute('aria-pressed')).toBe('true');
+    expect(formatted.getAttribute('aria-pressed')).toBe('false');
+    expect(code(container)).toBe(block.inputJson as string);
+    await user.click(formatted);
+    expect(code(container)).toBe('{\n  "location": "San Francisco, CA"\n}');
+  });
+
+  it('copies the input shown and says "Copied"', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    render(<ToolCallCard block={block} />);
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toBe('{\n  "location": "San Francisco, CA"\n}');
+    expect(screen.getByRole('status').textContent).toBe('Copied');
+    await user.click(screen.getByRole('button', { name: 'Raw' }));
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(await navigator.clipboard.readText()).toBe(block.inputJson as string);
+  });
+
+  it('says "Copy failed" when the clipboard refuses', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    render(<ToolCallCard block={block} />);
+    const writeText = navigator.clipboard.writeText;
+    navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+    try {
+      await user.click(screen.getByRole('button', { name: 'Copy' }));
+      expect(screen.getByRole('status').textContent).toBe('Copy failed');
+    } finally {
+      navigator.clipboard.writeText = writeText;
+    }
+  });
+
+  it('warns about input that is not valid JSON, and keeps the last good value', () => {
+    const blocks = toolStates(['{"title": "Standup"', '} trailing']);
+    const last = blocks.at(-1) as BlockState;
+    expect(last.inputError).toBeTruthy();
+    const { container } = render(<ToolCallCard block={last} />);
+    expect(container.querySelector('.ms-tool__warning')?.textContent).toMatch(
+      /^Warning: the input is not valid JSON \(.+, at character \d+\)\./,
+    );
+    expect(JSON.parse(code(container) ?? '')).toEqual({ title: 'Standup' });
+  });
+
+  it('shows an interrupted call as interrupted, with the input it had (truncated-mid-tool)', async () => {
+    const block = blockAt(await finalState(truncatedMidTool), 1);
+    expect(block.status).toBe('incomplete');
+    const { container } = render(<ToolCallCard block={block} />);
+    expect(badge(container)).toBe('Interrupted');
+    expect(container.firstElementChild?.className).toContain('ms-tool--interrupted');
+    expect(JSON.parse(code(container) ?? '')).toMatchObject({ origin: 'SFO', destination: 'JFK' });
+  });
+
+  it('shows "No input" for a tool called without input deltas (tool-no-input)', async () => {
+    const block = blockAt(await finalState(toolNoInput), 1);
+    const { container } = render(<ToolCallCard block={block} />);
+    expect(code(container)).toBe('{}');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Raw' }));
+    expect(code(container)).toBe('{}');
+  });
+
+  it('shows "Running…" when the app says so', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(<ToolCallCard block={block} status="running" />);
+    expect(badge(container)).toBe('Running…');
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a string', 'Sunny, 21 °C', 'Sunny, 21 °C'],
+    [
+      'content blocks',
+      [
+        { type: 'text', text: 'First' },
+        { type: 'image', source: {} },
+        { type: 'text', text: 'Second' },
+      ],
+      'First\n\n[image]\n\nSecond',
+    ],
+    ['JSON', { temp: 21, unit: 'C' }, '{\n  "temp": 21,\n  "unit": "C"\n}'],
+    ['nothing', undefined, '(no content)'],
+  ])('shows a result given as %s', async (_, content, text) => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(<ToolCallCard block={block} result={{ content }} />);
+    expect(badge(container)).toBe('Done');
+    expect(container.querySelector('.ms-tool__result-label')?.textContent).toBe('Result');
+    expect(container.querySelector('.ms-tool__result-body')?.textContent).toBe(text);
+  });
+
+  it('shows an error result as an error', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(
+      <ToolCallCard block={block} result={{ content: 'City not found', isError: true }} />,
+    );
+    expect(badge(container)).toBe('Failed');
+    expect(container.querySelector('.ms-tool__result--error')?.textContent).toBe(
+      'ErrorCity not found',
+    );
+  });
+
+  it('names the MCP server of an mcp_tool_use call (mcp-tool-use)', async () => {
+    const block = blockAt(await finalState(mcpToolUse), 0);
+    render(<ToolCallCard block={block} />);
+    expect(screen.getByRole('group', { name: 'Tool linear · search_issues' })).toBeTruthy();
+  });
+
+  it('renders each of two parallel calls with its own input (parallel-tool-calls)', async () => {
+    const state = await finalState(parallelToolCalls);
+    const tools = blocksOf(state).filter((b) => b.block.type === 'tool_use');
+    expect(tools).toHaveLength(2);
+    const { container } = render(
+      tools.map((block) => <ToolCallCard key={block.index} block={block} />),
+    );
+    const inputs = [...container.querySelectorAll('.ms-tool__code code')].map((c) =>
+      JSON.parse(c.textContent ?? ''),
+    );
+    expect(inputs).toEqual(tools.map((b) => b.block.input));
+  });
+
+  it('has a status badge for every status, in words', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const statuses: ToolCallStatus[] = [
+      'input-streaming',
+      'input-complete',
+      'running',
+      'result',
+      'error',
+      'interrupted',
+    ];
+    for (const status of statuses) {
+      const { container } = render(<ToolCallCard block={block} status={status} />);
+      expect(badge(container)).toBe(TOOL_STATUS_LABELS[status]);
+      expect(container.firstElementChild?.getAttribute('data-status')).toBe(status);
+      cleanup();
+    }
+  });
+
+  it('has no axe violations in each state', async () => {
+    const state = await finalState(specToolUse);
+    const block = blockAt(state, 1);
+    const variants = [
+      <ToolCallCard key="s" block={{ ...block, status: 'streaming' }} />,
+      <ToolCallCard key="c" block={block} />,
+      <ToolCallCard key="r" block={block} status="running" />,
+      <ToolCallCard key="d" block={block} result={{ content: 'Sunny' }} />,
+      <ToolCallCard key="e" block={block} result={{ content: 'Nope', isError: true }} />,
+      <ToolCallCard key="i" block={blockAt(await finalState(truncatedMidTool), 1)} />,
+    ];
+    for (const ui of variants) {
+      const { container } = render(ui);
+      expect(await axeViolations(container)).toEqual([]);
+      cleanup();
+    }
+  });
+});
