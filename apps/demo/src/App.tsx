@@ -45,7 +45,7 @@ export function App({ live }: { live: boolean }): ReactElement {
       request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
       idleTimeoutMs: 8_000,
       retry: { retries: 0 },
-      headers: () => {
+      headers: (): Record<string, string> => {
         if (live) return {};
         const { fixture, fault, speed } = current.current;
         // After tool results the mock answers with a plain text fixture, and without the fault.
