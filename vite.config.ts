@@ -1,21 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { chromiumArgs, chromiumExecutablePath } from './scripts/chromium.js';
 
-// Debian's Chromium: no test tool may download a browser of its own.
 const chromium = playwright({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  },
+  launchOptions: { executablePath: chromiumExecutablePath, args: [...chromiumArgs] },
 });
 
 // One Vitest run, one project per package and environment: `pnpm test` runs them all.
@@ -74,6 +63,18 @@ export default defineConfig({
             instances: [{ browser: 'chromium' }],
             screenshotFailures: false,
           },
+        },
+      },
+      {
+        // The demo end to end: built once and served (globalSetup), driven in Debian's Chromium.
+        test: {
+          name: 'e2e',
+          root: 'apps/demo',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],

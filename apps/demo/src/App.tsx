@@ -1,4 +1,3 @@
-import { fixtures, SCENARIO_HEADER } from '@message-stream/mock';
 import { ChatStream, createChatStore, isToolResultsTurn } from '@message-stream/react';
 import { type ReactElement, useRef, useState } from 'react';
 
@@ -30,7 +29,21 @@ const TOOL_WEATHER: Record<string, string> = {
   get_weather: '18 °C, light wind, clear sky',
 };
 
-export function App({ live }: { live: boolean }): ReactElement {
+/** The mock's scenario header (the mock itself is loaded only in mock mode, by main.tsx). */
+const SCENARIO_HEADER = 'x-mock-scenario';
+
+export interface FixtureChoice {
+  readonly name: string;
+  readonly description: string;
+}
+
+export function App({
+  live,
+  fixtures = [],
+}: {
+  live: boolean;
+  fixtures?: readonly FixtureChoice[];
+}): ReactElement {
   const [scenario, setScenario] = useState<Scenario>({
     fixture: 'long-markdown',
     fault: 'none',

@@ -2,27 +2,30 @@ import '@message-stream/react/styles.css';
 import './demo.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.js';
+import { App, type FixtureChoice } from './App.js';
 
 const live = import.meta.env.VITE_LIVE_API === 'true';
 
 async function start() {
+  let fixtures: FixtureChoice[] = [];
   if (!live) {
     // The built-in mock: a service worker answers POST /v1/messages from recorded fixtures.
-    const [{ setupWorker }, { createMockHandlers }] = await Promise.all([
+    // Loaded only here, so a live build carries none of it.
+    const [{ setupWorker }, mock] = await Promise.all([
       import('msw/browser'),
       import('@message-stream/mock'),
     ]);
-    await setupWorker(...createMockHandlers()).start({
+    await setupWorker(...mock.createMockHandlers()).start({
       onUnhandledRequest: 'bypass',
       quiet: true,
     });
+    fixtures = mock.fixtures.map(({ name, description }) => ({ name, description }));
   }
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <App live={live} />
+      <App live={live} fixtures={fixtures} />
     </StrictMode>,
   );
 }

@@ -1,0 +1,244 @@
+/**
+ * The built demo in headless Chromium, answering from the mock in its service worker: what a
+ * user sees of a streamed answer, its thinking, a tool call, a dropped connection, Stop and a
+ * revoked key.
+ */
+import type { Browser } from 'playwright';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import {
+  answerText,
+  button,
+  type DemoPage,
+  lastAnswer,
+  launchChromium,
+  openDemo,
+  pickScenario,
+  send,
+  waitForStatus,
+} from './support/browser.js';
+import {
+  fixtureText,
+  fixtureToolInput,
+  inlineMarkdownAsText,
+  isPartialOf,
+} from './support/fixtures.js';
+import { snapshots, startRecording } from './support/recorder.js';
+
+const ENDED = ['complete', 'interrupted', 'error', 'aborted'];
+
+let browser: Browser;
+let demo: DemoPage;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  demo = await openDemo(browser, inject('demoUrl'));
+});
+afterEach(async () => {
+  await demo?.context.close();
+});
+
+describe('the built demo', () => {
+  it('serves the mock service worker and answers from it', async () => {
+    const { page } = demo;
+    const controlled = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return registration.active?.scriptURL ?? '';
+    });
+    expect(controlled).toMatch(/\/mockServiceWorker\.js$/);
+    await expect(page.getByText('Built-in mock (no key, no network)').isVisible()).resolves.toBe(
+      true,
+    );
+  });
+
+  it('shows the answer arriving in several steps at realistic speed', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'text-pings', speed: 'realistic' });
+    await startRecording(page);
+    await send(page, 'What is the difference between let and const?');
+    await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('complete');
+
+    const expected = inlineMarkdownAsText(await fixtureText('text-pings'));
+    await expect(answerText(lastAnswer(page))).resolves.toBe(expected);
+
+    // Every length the reader saw before the end: partial answers that only grow.
+    const seen = await snapshots(page);
+    const lengths = seen
+      .filter((s) => s.status === 'streaming' && s.text !== '' && s.text !== expected)
+      .map((s) => s.text.length);
+    const distinct = [...new Set(lengths)];
+    expect(distinct.length, `lengths seen: ${lengths.join(', ')}`).toBeGreaterThanOrEqual(3);
+    expect(distinct.every((length) => length < expected.length)).toBe(true);
+    expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
+    // Paced like a network, not dumped at once: the partial states span real time.
+    const partial = seen.filter((s) => s.status === 'streaming' && s.text !== '');
+    const span = (partial.at(-1)?.at ?? 0) - (partial[0]?.at ?? 0);
+    expect(span).toBeGreaterThan(50);
+  });
+
+  it('collapses the thinking when the answer starts, and toggles it by keyboard', async () => {
+    const { page } = demo;
+    // Thinking, then a redacted block, then an answer in several deltas: paced slowly enough
+    // (8 deltas a second) that each phase spans many frames.
+    await pickScenario(page, { fixture: 'redacted-thinking', speed: 'slow' });
+    await startRecording(page);
+    await send(page, 'Are there an infinite number of prime numbers such that n mod 4 == 3?');
+    await expect(waitForStatus(lastAnswer(page), ENDED, 20_000)).resolves.toBe('complete');
+
+    const seen = await snapshots(page);
+    const trace = JSON.stringify(seen.map((s) => [s.status, s.text.length, s.thinkingExpanded]));
+    // Open while the thinking streams and no answer text is there yet…
+    const beforeAnswer = seen.filter((s) => s.thinkingExpanded !== null && s.text === '');
+    expect(beforeAnswer.length, trace).toBeGreaterThan(0);
+    expect(
+      beforeAnswer.every((s) => s.thinkingExpanded === 'true'),
+      trace,
+    ).toBe(true);
+    // …and closed by itself from the first state with answer text on, while the answer streams.
+    const withAnswer = seen.filter((s) => s.text !== '');
+    expect(
+      withAnswer.some((s) => s.status === 'streaming'),
+      trace,
+    ).toBe(true);
+    expect(
+      withAnswer.every((s) => s.thinkingExpanded === 'false'),
+      trace,
+    ).toBe(true);
+    await expect(
+      lastAnswer(page).getByText('Some reasoning was redacted').isVisible(),
+    ).resolves.toBe(true);
+
+    const toggle = lastAnswer(page).getByRole('button', { name: /^Thought/ });
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    const reasoning = lastAnswer(page).getByRole('group', { name: /^Thought/ });
+    await expect(reasoning.isVisible()).resolves.toBe(false);
+
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => reasoning.isVisible()).toBe(true);
+    await expect(reasoning.textContent()).resolves.toMatch(/\S/);
+
+    await page.keyboard.press('Space');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => reasoning.isVisible()).toBe(false);
+
+    await page.keyboard.press('Space');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    // The focus stayed on the disclosure button throughout.
+    await expect(toggle.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+  });
+
+  it('fills the tool card while its JSON input streams', async () => {
+    const { page } = demo;
+    const input = await fixtureToolInput('spec-tool-use');
+    const final = JSON.stringify(input, null, 2);
+    await pickScenario(page, { fixture: 'spec-tool-use', speed: 'slow' });
+    await startRecording(page);
+    await send(page, "What's the weather like in San Francisco?");
+
+    const card = lastAnswer(page).getByRole('group', { name: /get_weather/ });
+    await card.waitFor({ state: 'visible', timeout: 20_000 });
+    // The whole input, formatted, once the block is complete.
+    await expect
+      .poll(() => card.locator('pre code').textContent(), { timeout: 20_000 })
+      .toBe(final);
+
+    const shown = (await snapshots(page))
+      .map((s) => s.toolInput)
+      .filter((text): text is string => text !== null && text !== '');
+    const partial = [...new Set(shown)].filter((text) => text !== final);
+    expect(partial.length, `inputs seen: ${JSON.stringify(shown)}`).toBeGreaterThanOrEqual(2);
+    for (const text of partial) {
+      // Valid, formatted JSON at every step, consistent with the final input…
+      const value = JSON.parse(text) as unknown;
+      expect(text).toBe(JSON.stringify(value, null, 2));
+      expect(isPartialOf(value, input), text).toBe(true);
+    }
+    // …that only grows.
+    const lengths = partial.map((text) => text.length);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+    expect(lengths.every((length) => length < final.length)).toBe(true);
+  });
+
+  it('resumes a dropped connection to the full answer, without duplicated text', async () => {
+    const { page } = demo;
+    // The uninterrupted answer first, as this page renders it.
+    await pickScenario(page, { fixture: 'long-markdown', fault: 'none', speed: 'fast' });
+    // The big fixtures are assets of the build, fetched by the page when first asked for.
+    const asset = page.waitForResponse((response) =>
+      /\/assets\/long-markdown-[\w-]+\.sse$/.test(response.url()),
+    );
+    await send(page, 'Explain how to build a streaming chat UI.');
+    await expect(asset.then((response) => response.status())).resolves.toBe(200);
+    await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('complete');
+    const whole = await answerText(lastAnswer(page));
+    expect(whole.length).toBeGreaterThan(30_000);
+
+    // The same answer, paced like a network and cut after 40 events.
+    await pickScenario(page, { fault: 'Drop the connection after 40 events', speed: 'realistic' });
+    await send(page, 'Explain how to build a streaming chat UI.');
+    await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('interrupted');
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(/network connection failed/i);
+    const partial = await answerText(lastAnswer(page));
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(whole.length / 10);
+
+    // The rest, quickly.
+    await pickScenario(page, { speed: 'fast' });
+    await button(page, 'Resume').click();
+    await waitForStatus(lastAnswer(page), ['complete']);
+    await expect(answerText(lastAnswer(page))).resolves.toBe(whole);
+    await expect(alert.count()).resolves.toBe(0);
+    await expect(button(page, 'Resume').count()).resolves.toBe(0);
+  });
+
+  it('keeps the partial answer on Stop and offers to resume it', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'long-markdown', fault: 'none', speed: 'realistic' });
+    await send(page, 'Explain how to build a streaming chat UI.');
+    await expect
+      .poll(async () => (await answerText(lastAnswer(page))).length, { timeout: 15_000 })
+      .toBeGreaterThan(200);
+
+    await button(page, 'Stop').click();
+    await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('aborted');
+    const kept = await answerText(lastAnswer(page));
+    expect(kept.length).toBeGreaterThan(200);
+    // At 50 deltas a second, half a second would add some 25 deltas if anything still arrived.
+    await page.waitForTimeout(500);
+    await expect(answerText(lastAnswer(page))).resolves.toBe(kept);
+    await expect(lastAnswer(page).getAttribute('data-status')).resolves.toBe('aborted');
+
+    await expect(button(page, 'Resume').isEnabled()).resolves.toBe(true);
+    await expect(button(page, 'Retry').isVisible()).resolves.toBe(true);
+    await expect(button(page, 'Send').isVisible()).resolves.toBe(true);
+    await expect(button(page, 'Stop').count()).resolves.toBe(0);
+  });
+
+  it('says the key was revoked on a 401', async () => {
+    const { page } = demo;
+    await pickScenario(page, {
+      fixture: 'text-pings',
+      fault: '401 revoked key (gateway shape)',
+      speed: 'fast',
+    });
+    await send(page, 'Hello');
+    await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('error');
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toContain(
+      'The API key has been revoked or does not exist. Use a valid key.',
+    );
+    await expect(alert.getAttribute('data-error-type')).resolves.toBe('authentication_error');
+    // Trying again cannot fix a revoked key: no Resume, no Retry.
+    await expect(button(page, 'Resume').count()).resolves.toBe(0);
+    await expect(button(page, 'Retry').count()).resolves.toBe(0);
+  });
+});
