@@ -8,14 +8,14 @@ import { createStreamState, type StreamState } from './state.js';
  * that fails while being read ends the state as `interrupted`, with everything that
  * arrived before kept; it never rejects for bad input.
  */
-export async function accumulate(body: EventStreamBody): Promise<StreamState> {
+export async function accumulate(body: EventStreamBody | null | undefined): Promise<StreamState> {
   // Events are reduced per chunk rather than pulled one by one through an async iterator:
   // the same result, without a promise per event on the hot path.
-  const source = openChunkSource(body);
   const decoder = new EventStreamDecoder();
   let state = createStreamState();
   let cause: EndCause = { type: 'eof' };
   try {
+    const source = openChunkSource(body);
     for (;;) {
       const chunk = await source.read();
       const events = chunk === undefined ? decoder.end() : decoder.push(chunk);
@@ -24,6 +24,9 @@ export async function accumulate(body: EventStreamBody): Promise<StreamState> {
     }
   } catch (error) {
     cause = { type: 'network', message: error instanceof Error ? error.message : String(error) };
+    // A complete last event may sit before the failure without its blank line: keep it
+    // (a message_stop there makes the answer complete, not interrupted).
+    for (const event of decoder.end()) state = reduceStream(state, event);
   }
   return endStream(state, cause);
 }

@@ -388,7 +388,23 @@ function readableStreamSource(body: ReadableStream<Uint8Array>): ChunkSource {
 }
 
 function asyncIterableSource(body: AsyncIterable<Uint8Array | string>): ChunkSource {
-  const iterator = body[Symbol.asyncIterator]();
+  const candidate = body as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
+  if (
+    typeof candidate?.[Symbol.asyncIterator] !== 'function' &&
+    typeof candidate?.[Symbol.iterator] !== 'function'
+  ) {
+    // Not a body at all: fail on read, like a body whose reader fails, rather than here.
+    const failure = Promise.reject(new TypeError('The body is not a stream, iterable or string.'));
+    failure.catch(noop);
+    return { read: () => failure as never, cancel: () => Promise.resolve() };
+  }
+  // A plain (sync) iterable of chunks is accepted too: an array of strings in a test, say.
+  const iterator =
+    typeof candidate[Symbol.asyncIterator] === 'function'
+      ? body[Symbol.asyncIterator]()
+      : (async function* () {
+          yield* candidate as Iterable<Uint8Array | string>;
+        })();
   return {
     read: () => iterator.next().then((result) => (result.done ? undefined : result.value)),
     cancel: async () => {
@@ -500,13 +516,15 @@ function isReadableStream(body: unknown): body is ReadableStream<Uint8Array> {
  * async iterable is closed through its `return()` likewise.
  */
 export function decodeEventStream(
-  body: EventStreamBody,
+  body: EventStreamBody | null | undefined,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   return new EventIterator(openChunkSource(body));
 }
 
 /** Reads any body chunk by chunk; for consumers that batch events per chunk themselves. */
-export function openChunkSource(body: EventStreamBody): ChunkSource {
+export function openChunkSource(body: EventStreamBody | null | undefined): ChunkSource {
+  // A response without a body (204, HEAD) is an empty stream, not an exception.
+  if (body === null || body === undefined) return wholeSource('');
   return typeof body === 'string' || body instanceof Uint8Array
     ? wholeSource(body)
     : isReadableStream(body)

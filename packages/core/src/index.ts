@@ -19,7 +19,7 @@ export {
 export { liveToMessage, toMessage } from './message.js';
 export { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 export * from './protocol.js';
-export { mergeUsage, reduceStream } from './reduce.js';
+export { MAX_DIAGNOSTICS, mergeUsage, reduceStream } from './reduce.js';
 export {
   type ContinuationOptions,
   canResume,

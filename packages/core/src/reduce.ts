@@ -117,12 +117,22 @@ function describeType(data: unknown): string | undefined {
     : undefined;
 }
 
+/**
+ * How many diagnostics a state keeps with their events. Past this, further ones are
+ * counted in `diagnosticsDropped` instead: a stream of a new event type (the API adds them)
+ * must cost the same per event as any other, not a copy of an ever-growing list.
+ */
+export const MAX_DIAGNOSTICS = 256;
+
 function diagnose(
   state: StreamState,
   code: DiagnosticCode,
   message: string,
   event?: unknown,
 ): StreamState {
+  if (state.diagnostics.length >= MAX_DIAGNOSTICS) {
+    return { ...state, diagnosticsDropped: (state.diagnosticsDropped ?? 0) + 1 };
+  }
   const diagnostic: Diagnostic =
     event === undefined ? { code, message } : { code, message, event: event as StreamEvent };
   return { ...state, diagnostics: [...state.diagnostics, diagnostic] };
@@ -194,16 +204,20 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
   const withMsg = withMessage(state, event);
   const message = withMsg.message as LiveMessage;
   const { type: _type, delta, usage, ...extra } = event;
-  return {
-    ...withMsg,
-    message: {
-      ...message,
-      ...extra,
-      ...(delta !== null && typeof delta === 'object' ? delta : {}),
-      usage: mergeUsage(message.usage, usage),
-    },
-  };
+  const next: Record<string, unknown> = { ...message };
+  // Fields a delta may set; a null never erases what an earlier delta said (the same rule
+  // as usage), and the message's own structure (content, usage) is never replaced.
+  for (const source of [extra, delta !== null && typeof delta === 'object' ? delta : {}]) {
+    for (const [key, value] of Object.entries(source)) {
+      if (value === null || value === undefined || PROTECTED_FIELDS.has(key)) continue;
+      next[key] = value;
+    }
+  }
+  next.usage = mergeUsage(message.usage, usage);
+  return { ...withMsg, message: next as unknown as LiveMessage };
 }
+
+const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
 
 /**
  * `message_delta` carries the final counts. A field it omits (or sends as null) keeps its
@@ -252,7 +266,9 @@ function replaceBlock(state: StreamState, position: number, block: BlockState): 
   const content = message.content.slice();
   content[position] = block;
   message.content = content;
-  if (state.attempts !== undefined) return { ...state, message };
+  if (state.attempts !== undefined || state.diagnosticsDropped !== undefined) {
+    return { ...state, message };
+  }
   return {
     status: state.status,
     message,
@@ -357,10 +373,15 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
   if (updated !== undefined) return replaceBlock(state, position, updated);
 
   const known = delta !== null && typeof delta === 'object' && KNOWN_DELTA_TYPES.has(delta.type);
-  const kept = replaceBlock(state, position, {
-    ...current,
-    otherDeltas: [...(current.otherDeltas ?? []), delta],
-  });
+  const others = current.otherDeltas ?? [];
+  // Bounded like diagnostics, for the same reason; the count says how many were not kept.
+  const kept = replaceBlock(
+    state,
+    position,
+    others.length < MAX_DIAGNOSTICS
+      ? { ...current, otherDeltas: [...others, delta] }
+      : { ...current, otherDeltasDropped: (current.otherDeltasDropped ?? 0) + 1 },
+  );
   return known
     ? diagnose(
         kept,

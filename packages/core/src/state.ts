@@ -38,6 +38,8 @@ export interface BlockState<B extends ContentBlock = ContentBlock> {
   readonly inputError?: JsonSyntaxError | null;
   /** Deltas this block could not apply (unknown type, or not fitting the block), kept raw. */
   readonly otherDeltas?: readonly ContentBlockDelta[];
+  /** Such deltas past the first 256, counted but not kept. */
+  readonly otherDeltasDropped?: number;
 }
 
 /** The message being streamed: the API's `Message`, with live blocks as its content. */
@@ -84,6 +86,8 @@ export interface StreamState {
   readonly stopReceived: boolean;
   readonly error: StreamError | null;
   readonly diagnostics: readonly Diagnostic[];
+  /** Diagnostics past the first 256, counted but not kept (see `MAX_DIAGNOSTICS`). */
+  readonly diagnosticsDropped?: number;
   /**
    * Set by `mergeContinuation` on an answer finished by resume: one entry per request that
    * contributed to it, oldest first. Absent on an answer that took one request.

@@ -87,7 +87,24 @@ export async function streamMessage(
     publish(endStream(state, { type: 'abort' }));
     return state;
   }
-  const body = JSON.stringify({ ...request, stream: true });
+  let body: string;
+  try {
+    body = JSON.stringify({ ...request, stream: true });
+  } catch (cause) {
+    // A request that cannot be serialized (a cycle, a BigInt) is the caller's error, told as one.
+    const message = cause instanceof Error ? cause.message : String(cause);
+    publish(
+      endStream(state, {
+        type: 'error',
+        error: createStreamError({
+          type: 'invalid_request_error',
+          message: `The request could not be serialized: ${message}`,
+          retryable: false,
+        }),
+      }),
+    );
+    return state;
+  }
   for (let attempt = 0; ; attempt++) {
     const onEvent = (event: StreamEvent) => {
       const next = reduceStream(state, event);
@@ -248,6 +265,8 @@ class Attempt {
 
   /** Turns how an attempt stopped into its end. */
   settle(error: unknown): AttemptEnd {
+    // The caller stopping wins over whatever the stop interrupted (an error body being read).
+    if (this.options.signal?.aborted && !this.idled) return { kind: 'aborted' };
     if (error instanceof ResponseError) return { kind: 'failed', error: error.error };
     if (this.idled) {
       return {
@@ -310,7 +329,15 @@ class Attempt {
     let ended = false;
     try {
       for (;;) {
-        const chunk = await source.read();
+        let chunk: Uint8Array | string | undefined;
+        try {
+          chunk = await source.read();
+        } catch (error) {
+          // A complete last event may sit before the reset without its blank line: deliver
+          // it, so a message_stop there still makes the answer complete.
+          if (!signal.aborted) for (const event of decoder.end()) onEvent(event);
+          throw error;
+        }
         if (signal.aborted) return this.settle(signal.reason);
         if (chunk !== undefined) {
           this.receivedBytes = true;

@@ -32,7 +32,7 @@ export interface ChatStreamProps extends Partial<ChatStoreOptions> {
   readonly className?: string;
 }
 
-const BUSY = new Set(['submitted', 'streaming']);
+const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
 /**
  * The drop-in chat: a conversation log that follows the answer (and lets go when the
@@ -58,7 +58,7 @@ export function ChatStream({
   const busy = BUSY.has(status);
   const log = useRef<HTMLDivElement>(null);
   const follow = useFollowScroll(log, turns);
-  const announcement = useAnnouncement(status, error);
+  const announcement = useAnnouncement(status);
   const usage = answer && !BUSY.has(status) ? toMessage(answer.stream)?.usage : undefined;
 
   return (

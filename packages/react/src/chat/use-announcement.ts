@@ -1,36 +1,33 @@
-import type { StreamError } from '@message-stream/core';
 import { useEffect, useRef, useState } from 'react';
 import type { ChatStatus } from '../store/types.js';
 
-const BUSY: ReadonlySet<ChatStatus> = new Set(['submitted', 'streaming']);
+const BUSY: ReadonlySet<ChatStatus> = new Set(['submitted', 'streaming', 'running-tools']);
 
-function sentence(status: ChatStatus, error: StreamError | null): string {
+function sentence(status: ChatStatus): string {
   switch (status) {
     case 'complete':
       return 'Answer complete.';
-    case 'interrupted':
-      return 'The answer was interrupted. You can resume it.';
     case 'aborted':
       return 'Answer stopped.';
-    case 'error':
-      return `The answer failed. ${error?.description ?? ''}`.trim();
     default:
+      // A failed or interrupted answer is announced by its error notice (role="alert"):
+      // saying it here as well would announce it twice.
       return '';
   }
 }
 
 /**
- * One sentence for a polite live region when an answer ends (complete, failed, stopped),
- * never one per token: the log itself stays silent while it streams.
+ * One sentence for a polite live region when an answer completes or is stopped, never one
+ * per token: the log itself stays silent while it streams.
  */
-export function useAnnouncement(status: ChatStatus, error: StreamError | null): string {
+export function useAnnouncement(status: ChatStatus): string {
   const [message, setMessage] = useState('');
   const previous = useRef(status);
   useEffect(() => {
     const was = previous.current;
     previous.current = status;
-    if (BUSY.has(was) && !BUSY.has(status)) setMessage(sentence(status, error));
+    if (BUSY.has(was) && !BUSY.has(status)) setMessage(sentence(status));
     else if (BUSY.has(status)) setMessage('');
-  }, [status, error]);
+  }, [status]);
   return message;
 }

@@ -12,9 +12,10 @@ import {
   type StreamState,
   streamMessage,
 } from '@message-stream/core';
-import { createJSONStorage, persist } from 'zustand/middleware';
+import { persist } from 'zustand/middleware';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { clientToolCalls, toMessageParams, toolResultsTurn } from './conversation.js';
+import { throttledStorage } from './persist-storage.js';
 import { createScheduler } from './scheduler.js';
 import type {
   AssistantTurn,
@@ -143,15 +144,19 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       const turn = get().turns.find(
         (t): t is AssistantTurn => t.id === id && t.role === 'assistant',
       );
-      const last = get().turns.at(-1);
-      // A newer send may have replaced this answer meanwhile; it owns the status now.
-      if (last?.id === id) set({ status: statusOf(final), error: final.error });
       if (!turn) return;
+      const runsTools =
+        final.status === 'complete' &&
+        final.message?.stop_reason === 'tool_use' &&
+        options.onToolCall !== undefined &&
+        clientToolCalls(turn).length > 0;
+      // A newer send may have replaced this answer meanwhile; it owns the status now.
+      if (get().turns.at(-1)?.id === id) {
+        set({ status: runsTools ? 'running-tools' : statusOf(final), error: final.error });
+      }
       options.onFinish?.(turn);
       if (final.error) options.onError?.(final.error, turn);
-      if (final.status === 'complete' && final.message?.stop_reason === 'tool_use') {
-        await runTools(turn, roundtrip);
-      }
+      if (runsTools) await runTools(turn, roundtrip);
     };
 
     const answer = async (messages: MessageParam[], roundtrip: number) => {
@@ -182,11 +187,15 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           message: `Stopped after ${roundtrip} tool round trips.`,
           retryable: false,
         });
-        set({ error });
+        set({ status: 'complete', error });
         options.onError?.(error, turn);
         return;
       }
+      // Tools run under the same stop as a stream: `stop()` aborts their signal and ends
+      // the loop before another (billed) request goes out.
+      inFlight?.abort();
       const controller = new AbortController();
+      inFlight = controller;
       const running = Object.fromEntries(
         calls.map((call) => [call.id, { status: 'running' } as ToolResultState]),
       );
@@ -208,6 +217,18 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           }
         }),
       );
+      if (inFlight === controller) inFlight = null;
+      if (controller.signal.aborted) {
+        const stopped = Object.fromEntries(
+          calls.map((call) => [
+            call.id,
+            { status: 'error', content: 'Stopped before the tool finished.', isError: true },
+          ]),
+        ) as Record<string, ToolResultState>;
+        updateTurn(turn.id, (t) => ({ ...t, toolResults: { ...t.toolResults, ...stopped } }));
+        if (get().turns.at(-1)?.id === turn.id) set({ status: 'aborted' });
+        return;
+      }
       updateTurn(turn.id, (t) => ({
         ...t,
         toolResults: { ...t.toolResults, ...Object.fromEntries(results) },
@@ -254,7 +275,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
       async resume() {
         const turn = lastAnswer();
-        if (!turn || !canResume(turn.stream)) return;
+        // One continuation at a time: a second click while one runs would abort it.
+        if (!turn || inFlight !== null || !canResume(turn.stream)) return;
         const base = turn.stream;
         const request = continuationRequest(turn.request, base, options.resume);
         set({ status: 'submitted', error: null });
@@ -267,7 +289,9 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (!turn) return;
         inFlight?.abort();
         set((state) => ({ turns: state.turns.filter((t) => t.id !== turn.id) }));
-        await answer(turn.request.messages, 0);
+        // From the conversation as it now stands (an answer loaded from history has no
+        // request of its own to repeat).
+        await answer(toMessageParams(get().turns), 0);
       },
 
       async addToolResult(toolUseId, result, resultOptions) {
@@ -308,7 +332,11 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       ? createStore<ChatState>()(
           persist(creator, {
             name: persistOptions.name,
-            storage: createJSONStorage(() => persistOptions.storage ?? localStorage),
+            storage: throttledStorage(
+              () =>
+                persistOptions.storage ??
+                (typeof localStorage === 'undefined' ? undefined : localStorage),
+            ),
             partialize: (state) => ({ turns: state.turns }) as unknown as ChatState,
             merge: (persisted, current) => restore(persisted, current),
           }),

@@ -45,12 +45,15 @@ export type Turn = UserTurn | AssistantTurn;
 
 /**
  * Where the conversation is. `submitted`: a request is out and nothing has arrived yet;
- * the final four mirror the last answer's stream status.
+ * `running-tools`: `onToolCall` is running the answer's tool calls; the final four mirror
+ * the last answer's stream status.
  */
 export type ChatStatus =
   | 'idle'
   | 'submitted'
   | 'streaming'
+  /** Client tools of the last answer are running; the turn continues when they finish. */
+  | 'running-tools'
   | 'complete'
   | 'interrupted'
   | 'error'

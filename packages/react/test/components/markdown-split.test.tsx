@@ -220,5 +220,5 @@ describe('splitMarkdown', () => {
       }),
       { numRuns: 500, seed: 20_260_101 },
     );
-  });
+  }, 60_000);
 });

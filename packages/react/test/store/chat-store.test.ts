@@ -314,23 +314,118 @@ describe('createChatStore: messages and persistence', () => {
     await vi.waitFor(() =>
       expect(textOf(lastAnswer(before.getState()).stream).length).toBeGreaterThan(10),
     );
+    // Writes are throttled: wait until the streaming answer has been saved.
+    await vi.waitFor(() => expect(saved.get('chat') ?? '').toContain('"status":"streaming"'), {
+      timeout: 3000,
+    });
 
     // The page reloads: a new store reads what the old one saved mid-stream.
-    const partial = textOf(lastAnswer(before.getState()).stream);
-    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
-    const after = createChatStore({
-      request,
-      fetch: resumed.fetch,
-      batch: false,
-      persist: { name: 'chat', storage },
-    });
+    const options = { request, batch: false, persist: { name: 'chat', storage } } as const;
+    const after = createChatStore(options);
+    before.getState().stop();
     expect(after.getState().status).toBe('interrupted');
     expect(lastAnswer(after.getState()).stream.error?.type).toBe('network_error');
-    expect(textOf(lastAnswer(after.getState()).stream)).toBe(partial);
-    before.getState().stop();
+    const partial = textOf(lastAnswer(after.getState()).stream);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(full.startsWith(partial)).toBe(true);
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    after.setOptions({ ...options, fetch: resumed.fetch });
 
     await after.getState().resume();
     expect(after.getState().status).toBe('complete');
     expect(textOf(lastAnswer(after.getState()).stream)).toBe(full);
+  });
+
+  it('keeps working when the storage is full, and writes at most a few times per stream', async () => {
+    let writes = 0;
+    const storage: PersistStorage = {
+      getItem: () => null,
+      setItem: () => {
+        writes++;
+        throw new DOMException('quota', 'QuotaExceededError');
+      },
+      removeItem: () => {},
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { fetch } = scriptedFetch(
+      () =>
+        new Response(fixture('long-markdown'), {
+          headers: { 'content-type': 'text/event-stream' },
+        }),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      persist: { name: 'full', storage },
+    });
+    await store.getState().send('Write');
+    expect(store.getState().status).toBe('complete');
+    await vi.waitFor(() => expect(writes).toBeGreaterThan(0), { timeout: 3000 });
+    // Thousands of states were published; the storage saw a handful of writes.
+    expect(writes).toBeLessThan(10);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+  });
+});
+
+describe('createChatStore: races and history', () => {
+  it('stop while client tools run aborts their signal and sends nothing more', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('should never be asked for')),
+    );
+    let seen: AbortSignal | undefined;
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      onToolCall: async (call) => {
+        seen = call.signal;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return 'sunny';
+      },
+    });
+    const sent = store.getState().send('Weather?');
+    await vi.waitFor(() => expect(store.getState().status).toBe('running-tools'));
+    store.getState().stop();
+    await sent;
+    expect(seen?.aborted).toBe(true);
+    expect(requests).toHaveLength(1);
+    expect(store.getState().status).toBe('aborted');
+    expect(Object.values(lastAnswer(store.getState()).toolResults)).toEqual([
+      { status: 'error', content: 'Stopped before the tool finished.', isError: true },
+    ]);
+  });
+
+  it('retry of an answer loaded from history asks again with the conversation before it', async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('4')));
+    const store = createChatStore({ request, fetch, batch: false });
+    store.getState().setMessages([
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: 'Four.' },
+    ]);
+    await store.getState().retry();
+    expect(requests[0]?.body.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('4');
+  });
+
+  it('a second resume while one runs is ignored', async () => {
+    const text = fixture('text-pings');
+    const full = textOf(await accumulate(text));
+    const { fetch } = scriptedFetch(() => sse(text, { cutAt: offsetAfter(text, 'text_delta', 6) }));
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Tell me');
+    const partial = textOf(lastAnswer(store.getState()).stream);
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    store.setOptions({ request, fetch: resumed.fetch, batch: false });
+    const statuses: string[] = [];
+    store.subscribe((s) => {
+      if (statuses.at(-1) !== s.status) statuses.push(s.status);
+    });
+    await Promise.all([store.getState().resume(), store.getState().resume()]);
+    expect(resumed.requests).toHaveLength(1);
+    expect(statuses).toEqual(['submitted', 'streaming', 'complete']);
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe(full);
   });
 });
