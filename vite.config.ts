@@ -11,6 +11,8 @@ const chromium = playwright({
 export default defineConfig({
   test: {
     projects: [
+      // Every story in .storybook as a test in Chromium (render, play function, axe).
+      './vitest.storybook.config.ts',
       {
         test: {
           name: 'core',

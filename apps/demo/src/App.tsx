@@ -62,8 +62,10 @@ export function App({
         if (live) return {};
         const { fixture, fault, speed } = current.current;
         // After tool results the mock answers with a plain text fixture, and without the fault.
-        const last = created.getState().turns.at(-1);
-        const afterTools = last !== undefined && isToolResultsTurn(last);
+        // The new answer's turn is already in place: look at the user turn it answers.
+        const turns = created.getState().turns;
+        const lastUser = turns.findLast((turn) => turn.role === 'user');
+        const afterTools = lastUser !== undefined && isToolResultsTurn(lastUser);
         const faults = afterTools ? '' : FAULTS[fault];
         // `times=1`: the fault hits the first request of each message only (the seed counts
         // messages), so Resume and Retry get a clean stream and the next message fails again.

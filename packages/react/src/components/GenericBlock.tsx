@@ -2,6 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson } from './format.js';
+import { ScrollablePre } from './Scrollable.js';
 import { useDisclosure } from './useDisclosure.js';
 
 export interface GenericBlockProps {
@@ -34,11 +35,11 @@ export const GenericBlock = memo(function GenericBlock({
         {status === 'streaming' ? ' (streaming)' : status === 'incomplete' ? ' (incomplete)' : ''}
       </button>
       <div className="ms-generic__panel" {...disclosure.panelProps}>
-        <pre className="ms-generic__json">{toJson(block.block)}</pre>
+        <ScrollablePre className="ms-generic__json">{toJson(block.block)}</ScrollablePre>
         {deltas ? (
           <>
             <p className="ms-generic__label">Deltas not applied</p>
-            <pre className="ms-generic__json">{toJson(block.otherDeltas)}</pre>
+            <ScrollablePre className="ms-generic__json">{toJson(block.otherDeltas)}</ScrollablePre>
           </>
         ) : null}
       </div>

@@ -2,6 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson } from './format.js';
+import { ScrollablePre } from './Scrollable.js';
 
 export interface ServerToolUseBlockProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
@@ -58,7 +59,9 @@ export const ServerToolUseBlock = memo(function ServerToolUseBlock({
         <span className="ms-server-tool__label">{verb}</span>{' '}
         <span className="ms-server-tool__name">{name}</span>
       </p>
-      {json && json !== '{}' ? <pre className="ms-server-tool__input">{json}</pre> : null}
+      {json && json !== '{}' ? (
+        <ScrollablePre className="ms-server-tool__input">{json}</ScrollablePre>
+      ) : null}
     </div>
   );
 });

@@ -3,6 +3,7 @@ import { memo, type ReactElement, useId, useMemo, useState } from 'react';
 import { CopyButton } from './CopyButton.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson, toText } from './format.js';
+import { ScrollablePre } from './Scrollable.js';
 import { ToolResult } from './ToolResult.js';
 import {
   deriveToolStatus,
@@ -103,9 +104,9 @@ export const ToolCallCard = memo(function ToolCallCard({
         {shown === '' ? (
           <p className="ms-tool__empty">{streaming ? 'Waiting for input…' : 'No input'}</p>
         ) : (
-          <pre className="ms-tool__code" aria-busy={streaming || undefined}>
+          <ScrollablePre className="ms-tool__code" aria-busy={streaming || undefined}>
             <code>{shown}</code>
-          </pre>
+          </ScrollablePre>
         )}
       </div>
       {result ? <ToolResult result={result} /> : null}

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { isRecord, toJson, toText } from './format.js';
+import { ScrollablePre } from './Scrollable.js';
 import type { ToolResultView } from './toolStatus.js';
 
 export interface ToolResultProps {
@@ -16,7 +17,7 @@ export function ToolResult({ result }: ToolResultProps): ReactElement {
   return (
     <div className={failed ? 'ms-tool__result ms-tool__result--error' : 'ms-tool__result'}>
       <p className="ms-tool__result-label">{failed ? 'Error' : 'Result'}</p>
-      <pre className="ms-tool__result-body">{resultText(result.content)}</pre>
+      <ScrollablePre className="ms-tool__result-body">{resultText(result.content)}</ScrollablePre>
     </div>
   );
 }

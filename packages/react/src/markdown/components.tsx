@@ -1,11 +1,13 @@
 import type { ComponentPropsWithoutRef, ReactElement } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
+import { ScrollableDiv, ScrollablePre } from '../components/Scrollable.js';
 import { hostnameOf } from './url.js';
 
 type LinkProps = ComponentPropsWithoutRef<'a'> & ExtraProps;
 type ImageProps = ComponentPropsWithoutRef<'img'> & ExtraProps;
 type TableProps = ComponentPropsWithoutRef<'table'> & ExtraProps;
 type InputProps = ComponentPropsWithoutRef<'input'> & ExtraProps;
+type PreProps = ComponentPropsWithoutRef<'pre'> & ExtraProps;
 
 /**
  * A markdown link. `href` has already been through `markdownUrlTransform`: when it is missing
@@ -65,9 +67,9 @@ function MarkdownImage({ src, alt }: ImageProps): ReactElement {
 /** Wide tables scroll on their own instead of widening the message. */
 function MarkdownTable({ node: _node, ...rest }: TableProps): ReactElement {
   return (
-    <div className="ms-md__table-wrap">
+    <ScrollableDiv className="ms-md__table-wrap">
       <table {...rest} />
-    </div>
+    </ScrollableDiv>
   );
 }
 
@@ -90,10 +92,16 @@ function joinClass(base: string, extra: string | undefined): string {
   return extra ? `${base} ${extra}` : base;
 }
 
+/** Code blocks scroll sideways instead of widening the message: keyboard-reachable. */
+function MarkdownPre({ node: _node, ...rest }: PreProps): ReactElement {
+  return <ScrollablePre {...rest} />;
+}
+
 /** The element overrides every markdown chunk renders with. */
 export const markdownComponents: Components = {
   a: MarkdownLink,
   img: MarkdownImage,
   table: MarkdownTable,
   input: MarkdownInput,
+  pre: MarkdownPre,
 };

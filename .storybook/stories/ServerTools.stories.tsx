@@ -1,0 +1,140 @@
+import type { BlockState } from '@message-stream/core';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect } from 'storybook/test';
+import { ServerToolUseBlock, WebSearchResultsBlock } from './kit.js';
+import { blockOfType, blockState, blocksOf, finalState, midStream } from './support.js';
+
+/** Server tools: what the API runs itself (web search, code execution), and their results. */
+const meta = {
+  title: 'Components/Server tools',
+  component: ServerToolUseBlock,
+} satisfies Meta<typeof ServerToolUseBlock>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const blockOf = (loaded: Record<string, unknown>) => loaded.block as BlockState;
+
+/** ServerToolUseBlock: a web search whose query is still being written. */
+export const WebSearchStreaming: Story = {
+  args: { block: undefined as never },
+  loaders: [
+    async () =>
+      midStream('spec-web-search', (state) => {
+        const block = blocksOf(state).find((b) => b.block.type === 'server_tool_use');
+        return block?.status === 'streaming' && (block.inputJson ?? '').includes('NY')
+          ? block
+          : undefined;
+      }),
+  ],
+  render: (_args, { loaded }) => <ServerToolUseBlock block={blockOf(loaded)} />,
+  play: async ({ canvasElement }) => {
+    const line = canvasElement.querySelector('.ms-server-tool');
+    await expect(line).toHaveTextContent(/^Searching the web for .*weather NY/);
+  },
+};
+
+/** ServerToolUseBlock: the search as sent (the `spec-web-search` fixture). */
+export const WebSearchComplete: Story = {
+  args: { block: undefined as never },
+  loaders: [
+    async () => ({ block: blockOfType(await finalState('spec-web-search'), 'server_tool_use') }),
+  ],
+  render: (_args, { loaded }) => <ServerToolUseBlock block={blockOf(loaded)} />,
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ms-server-tool')).toHaveTextContent(
+      'Searched the web for',
+    );
+    await expect(canvasElement.querySelector('q')).toHaveTextContent('weather NYC today');
+  },
+};
+
+/** ServerToolUseBlock: a search cut off by the end of the stream. */
+export const WebSearchInterrupted: Story = {
+  args: {
+    block: blockState(
+      {
+        type: 'server_tool_use',
+        id: 'srvtoolu_01Cut',
+        name: 'web_search',
+        input: { query: 'node 24 rel' },
+      },
+      'incomplete',
+    ),
+  },
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ms-server-tool')).toHaveTextContent(
+      'Web search interrupted for',
+    );
+  },
+};
+
+/** ServerToolUseBlock: another server tool (code execution), with its input. */
+export const OtherServerTool: Story = {
+  args: {
+    block: blockState({
+      type: 'server_tool_use',
+      id: 'srvtoolu_01Code',
+      name: 'code_execution',
+      input: { code: 'print(6 * 7)' },
+    }),
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Used')).toBeVisible();
+    await expect(canvas.getByText('code_execution')).toBeVisible();
+    await expect(canvas.getByText(/"code": "print\(6 \* 7\)"/)).toBeVisible();
+  },
+};
+
+/** WebSearchResultsBlock: three results with host and age (the `spec-web-search` fixture). */
+export const SearchResults: Story = {
+  args: { block: undefined as never },
+  loaders: [
+    async () => ({
+      block: blockOfType(await finalState('spec-web-search'), 'web_search_tool_result'),
+    }),
+  ],
+  render: (_args, { loaded }) => <WebSearchResultsBlock block={blockOf(loaded)} />,
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('3 search results')).toBeVisible();
+    const list = canvas.getByRole('list', { name: '3 search results' });
+    await expect(list.querySelectorAll('li')).toHaveLength(3);
+    const link = canvas.getByRole('link', { name: 'New York, NY Weather Forecast | AccuWeather' });
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    await expect(canvas.getByText('May 15, 2025')).toBeVisible();
+  },
+};
+
+/** WebSearchResultsBlock: a result whose URL is not http(s) is listed without a link. */
+export const SearchResultUnsafeUrl: Story = {
+  args: {
+    block: blockState({
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_01X',
+      content: [
+        { type: 'web_search_result', title: 'A safe page', url: 'https://example.com/a' },
+        { type: 'web_search_result', title: 'A script URL', url: 'javascript:alert(1)' },
+      ],
+    }),
+  },
+  render: (args) => <WebSearchResultsBlock block={args.block} />,
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('link', { name: 'A safe page' })).toBeVisible();
+    await expect(canvas.queryByRole('link', { name: 'A script URL' })).toBeNull();
+    await expect(canvas.getByText('A script URL')).toBeVisible();
+  },
+};
+
+/** WebSearchResultsBlock: the search failed. */
+export const SearchError: Story = {
+  args: {
+    block: blockState({
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_01Err',
+      content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+    }),
+  },
+  render: (args) => <WebSearchResultsBlock block={args.block} />,
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Search failed: max_uses_exceeded')).toBeVisible();
+  },
+};
