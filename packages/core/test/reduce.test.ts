@@ -2,42 +2,29 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type BlockState,
-  createStreamState,
   endStream,
   reduceStream,
   type StreamEvent,
   type StreamState,
   toMessage,
 } from '../src/index.js';
+import {
+  blockStart,
+  blockStop,
+  delta,
+  json,
+  messageDelta,
+  messageStart,
+  run,
+  stop,
+  text,
+} from './support/events.js';
 
-const start = (overrides: Record<string, unknown> = {}): StreamEvent => ({
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-opus-5',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
+const start = (overrides: Record<string, unknown> = {}): StreamEvent =>
+  messageStart({
     usage: { input_tokens: 25, output_tokens: 1, cache_read_input_tokens: 7 },
     ...overrides,
-  },
-});
-const blockStart = (index: number, content_block: Record<string, unknown>): StreamEvent =>
-  ({ type: 'content_block_start', index, content_block }) as StreamEvent;
-const delta = (index: number, d: Record<string, unknown>): StreamEvent =>
-  ({ type: 'content_block_delta', index, delta: d }) as StreamEvent;
-const text = (index: number, t: string) => delta(index, { type: 'text_delta', text: t });
-const json = (index: number, partial_json: string) =>
-  delta(index, { type: 'input_json_delta', partial_json });
-const blockStop = (index: number): StreamEvent => ({ type: 'content_block_stop', index });
-const messageDelta = (d: Record<string, unknown>, usage?: Record<string, unknown>): StreamEvent =>
-  ({ type: 'message_delta', delta: d, ...(usage ? { usage } : {}) }) as StreamEvent;
-const stop: StreamEvent = { type: 'message_stop' };
-
-const run = (events: StreamEvent[], from: StreamState = createStreamState()) =>
-  events.reduce(reduceStream, from);
+  });
 const blocks = (state: StreamState): readonly BlockState[] => state.message?.content ?? [];
 const inputOf = (state: StreamState, i = 0): unknown =>
   (blocks(state)[i]?.block as { input?: unknown } | undefined)?.input;

@@ -19,6 +19,17 @@ import {
   resumeStrategyFor,
   sumUsage,
 } from '../src/resume.js';
+import {
+  blockStart,
+  blockStop,
+  delta,
+  json,
+  messageDelta,
+  messageStart,
+  run,
+  stop,
+  text,
+} from './support/events.js';
 
 // ---------------------------------------------------------------------------------------
 // Event helpers
@@ -27,33 +38,8 @@ const start = (
   id = 'msg_1',
   usage: Record<string, unknown> = { input_tokens: 10, output_tokens: 1 },
   model = 'claude-sonnet-4-5',
-): StreamEvent => ({
-  type: 'message_start',
-  message: {
-    id,
-    type: 'message',
-    role: 'assistant',
-    model,
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage,
-  },
-});
-const blockStart = (index: number, content_block: Record<string, unknown>): StreamEvent =>
-  ({ type: 'content_block_start', index, content_block }) as StreamEvent;
-const delta = (index: number, d: Record<string, unknown>): StreamEvent =>
-  ({ type: 'content_block_delta', index, delta: d }) as StreamEvent;
-const text = (index: number, t: string) => delta(index, { type: 'text_delta', text: t });
-const json = (index: number, partial_json: string) =>
-  delta(index, { type: 'input_json_delta', partial_json });
-const blockStop = (index: number): StreamEvent => ({ type: 'content_block_stop', index });
-const messageDelta = (d: Record<string, unknown>, usage?: Record<string, unknown>): StreamEvent =>
-  ({ type: 'message_delta', delta: d, ...(usage ? { usage } : {}) }) as StreamEvent;
-const stop: StreamEvent = { type: 'message_stop' };
+): StreamEvent => messageStart({ id, usage, model });
 
-const run = (events: StreamEvent[], from: StreamState = createStreamState()) =>
-  events.reduce(reduceStream, from);
 /** The stream cut off after `events`: the connection dropped. */
 const cut = (events: StreamEvent[]) => endStream(run(events), { type: 'network' });
 const finished = (events: StreamEvent[]) => endStream(run(events));
