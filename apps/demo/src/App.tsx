@@ -61,11 +61,15 @@ export function App({
       headers: (): Record<string, string> => {
         if (live) return {};
         const { fixture, fault, speed } = current.current;
-        // After tool results the mock answers with a plain text fixture, and without the fault.
+        // After tool results (or a paused turn) the mock answers with a plain text fixture,
+        // and without the fault.
         // The new answer's turn is already in place: look at the user turn it answers.
         const turns = created.getState().turns;
         const lastUser = turns.findLast((turn) => turn.role === 'user');
-        const afterTools = lastUser !== undefined && isToolResultsTurn(lastUser);
+        // Also after a paused turn: the store sends the paused answer back to continue it.
+        const afterTools =
+          (lastUser !== undefined && isToolResultsTurn(lastUser)) ||
+          turns.at(-2)?.role === 'assistant';
         const faults = afterTools ? '' : FAULTS[fault];
         // `times=1`: the fault hits the first request of each message only (the seed counts
         // messages), so Resume and Retry get a clean stream and the next message fails again.

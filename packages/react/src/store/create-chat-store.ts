@@ -157,7 +157,18 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       options.onFinish?.(turn);
       if (final.error) options.onError?.(final.error, turn);
       if (runsTools) await runTools(turn, roundtrip);
+      else if (continuesPausedTurn(final, roundtrip) && get().turns.at(-1)?.id === id) {
+        // A long server-tool turn paused by the API: sending the answer back as it is lets
+        // the model carry on (the API's own instruction for `pause_turn`).
+        await answer(toMessageParams(get().turns), roundtrip + 1);
+      }
     };
+
+    const continuesPausedTurn = (final: StreamState, roundtrip: number): boolean =>
+      final.status === 'complete' &&
+      final.message?.stop_reason === 'pause_turn' &&
+      options.continuePausedTurns !== false &&
+      roundtrip < (options.maxToolRoundtrips ?? 8);
 
     const answer = async (messages: MessageParam[], roundtrip: number) => {
       const { request: defaults } = options;

@@ -92,8 +92,13 @@ export interface ChatStoreOptions
    * per event. The reducer sees every event either way: nothing is dropped, only coalesced.
    */
   readonly batch?: 'frame' | number | false;
-  /** How many tool round trips one send may take before it stops asking. Default 8. */
+  /** How many tool round trips (and paused-turn continuations) one send may take. Default 8. */
   readonly maxToolRoundtrips?: number;
+  /**
+   * Continue an answer the API paused (`stop_reason: 'pause_turn'`, long server-tool turns)
+   * by sending it back, as the API asks. Default true.
+   */
+  readonly continuePausedTurns?: boolean;
   /** How resume builds its continuation (strategy, instruction). */
   readonly resume?: ContinuationOptions;
   /**

@@ -428,4 +428,35 @@ describe('createChatStore: races and history', () => {
     expect(statuses).toEqual(['submitted', 'streaming', 'complete']);
     expect(textOf(lastAnswer(store.getState()).stream)).toBe(full);
   });
+
+  it('continues a paused turn by sending the answer back, unless told not to', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('pause-turn')),
+      () => sse(textAnswer('The search found three sources.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Search the web');
+    expect(requests).toHaveLength(2);
+    const second = requests[1]?.body.messages as Array<{ role: string; content: unknown }>;
+    expect(second.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const paused = (second[1]?.content ?? []) as Array<{ type: string }>;
+    expect(paused.map((b) => b.type)).toEqual([
+      'text',
+      'server_tool_use',
+      'web_search_tool_result',
+    ]);
+    expect(answers(store.getState())).toHaveLength(2);
+    expect(store.getState().status).toBe('complete');
+
+    const once = scriptedFetch(() => sse(fixture('pause-turn')));
+    const manual = createChatStore({
+      request,
+      fetch: once.fetch,
+      batch: false,
+      continuePausedTurns: false,
+    });
+    await manual.getState().send('Search the web');
+    expect(once.requests).toHaveLength(1);
+    expect(lastAnswer(manual.getState()).stream.message?.stop_reason).toBe('pause_turn');
+  });
 });
