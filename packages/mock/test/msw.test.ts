@@ -188,7 +188,7 @@ describe('createMockHandlers: stream faults through streamMessage', () => {
     const state = await streamMessage(ask('x'), {
       endpoint: ENDPOINT,
       headers: { 'x-mock-scenario': 'text-pings;fault=stall-after-events:6:20000' },
-      idleTimeoutMs: 150,
+      idleTimeoutMs: 500,
     });
     expect(state.status).toBe('interrupted');
     expect(state.error?.type).toBe('idle_timeout');

@@ -64,7 +64,7 @@ describe('createReplayServer', () => {
     const state = await streamMessage(ask('x'), {
       endpoint: server.endpoint,
       headers: { 'x-mock-scenario': 'text-pings;fault=stall-after-events:5' },
-      idleTimeoutMs: 200,
+      idleTimeoutMs: 500,
     });
     expect(state.status).toBe('interrupted');
     expect(state.error?.type).toBe('idle_timeout');

@@ -494,16 +494,21 @@ export function describeTransportContract(
       );
 
       it('a steady trickle of bytes keeps the stream alive past the idle timeout', async () => {
-        const events = textAnswer({ texts: ['a', 'b', 'c', 'd', 'e', 'f'] }).split(/(?<=\n\n)/);
-        const body = events.flatMap((event) => [event, { wait: 25 }]);
+        // Gaps of 40 ms against a 500 ms timeout (wide margins for a loaded CI machine), over
+        // about a second in all: only the bytes keep it alive.
+        const texts = 'abcdefghijklmnopqrst'.split('');
+        const events = textAnswer({ texts }).split(/(?<=\n\n)/);
+        const body = events.flatMap((event) => [event, { wait: 40 }]);
         const srv = await serve(() => ({ body }));
+        const started = Date.now();
         const state = await streamMessage(REQUEST, {
           ...BASE,
           endpoint: srv.endpoint,
-          idleTimeoutMs: 100,
+          idleTimeoutMs: 500,
         });
+        expect(Date.now() - started).toBeGreaterThan(500);
         expect(state.status).toBe('complete');
-        expect(textOf(state)).toBe('abcdef');
+        expect(textOf(state)).toBe(texts.join(''));
       });
 
       it('a body ending without the blank line after its last event: the same outcome as the plain-fetch path', async () => {
