@@ -9,13 +9,7 @@ import type { Speed } from '@message-stream/mock';
 import { SCENARIO_HEADER } from '@message-stream/mock';
 import type { Decorator, StoryContext } from '@storybook/react-vite';
 import { expect, userEvent, waitFor } from 'storybook/test';
-import {
-  type ChatStore,
-  type ChatStoreOptions,
-  ChatStream,
-  createChatStore,
-  isToolResultsTurn,
-} from './kit.js';
+import { type ChatStore, type ChatStoreOptions, ChatStream, createChatStore } from './kit.js';
 import { IN_TEST } from './support.js';
 
 export interface ChatLoaded {
@@ -56,23 +50,16 @@ export function chatLoader(setup: ChatSetup | (() => Promise<ChatSetup>)) {
     const speed = (IN_TEST ? resolved.testSpeed : undefined) ?? resolved.speed ?? 'realistic';
     const seed = ++renders;
     const header = (scenario: string) => `${scenario};speed=${speed};seed=${seed}`;
-    let store: ChatStore | undefined;
-    store = createChatStore({
+    const store = createChatStore({
       request: { model: 'claude-opus-5', max_tokens: 4096 },
       ...resolved.options,
-      headers: (): Record<string, string> => {
-        // When this runs, the new answer's turn is already last: look at the user turn before it.
-        const turns = store?.getState().turns ?? [];
-        const lastUser = turns.findLast((turn) => turn.role === 'user');
-        const afterTools =
-          resolved.afterTools !== undefined &&
-          lastUser !== undefined &&
-          isToolResultsTurn(lastUser);
-        return {
-          [SCENARIO_HEADER]: header(
-            afterTools ? (resolved.afterTools as string) : resolved.scenario,
-          ),
-        };
+      // Tool results sent back are answered by the mock's `then` fixture.
+      headers: {
+        [SCENARIO_HEADER]: header(
+          resolved.afterTools === undefined
+            ? resolved.scenario
+            : `${resolved.scenario};then=${resolved.afterTools}`,
+        ),
       },
     });
     return { store, scenario: resolved.scenario, speed };

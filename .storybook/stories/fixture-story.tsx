@@ -87,7 +87,8 @@ export function fixtureStory(
         const chat = await chatLoader({
           scenario: name,
           testSpeed: deltas > LONG ? 'fast' : 'realistic',
-          options: { request },
+          // One fixture, as recorded: a paused turn is shown paused, not continued.
+          options: { request, continuePausedTurns: false },
         })();
         return { ...chat, expected: await accumulate(text), deltas, prompt: promptOf(name) };
       },

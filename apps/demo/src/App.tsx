@@ -1,4 +1,4 @@
-import { ChatStream, createChatStore, isToolResultsTurn } from '@message-stream/react';
+import { ChatStream, createChatStore } from '@message-stream/react';
 import { type ReactElement, useRef, useState } from 'react';
 
 /** Faults the mock can inject, by label: each one exercises a part of the kit. */
@@ -61,21 +61,12 @@ export function App({
       headers: (): Record<string, string> => {
         if (live) return {};
         const { fixture, fault, speed } = current.current;
-        // After tool results (or a paused turn) the mock answers with a plain text fixture,
-        // and without the fault.
-        // The new answer's turn is already in place: look at the user turn it answers.
-        const turns = created.getState().turns;
-        const lastUser = turns.findLast((turn) => turn.role === 'user');
-        // Also after a paused turn: the store sends the paused answer back to continue it.
-        const afterTools =
-          (lastUser !== undefined && isToolResultsTurn(lastUser)) ||
-          turns.at(-2)?.role === 'assistant';
-        const faults = afterTools ? '' : FAULTS[fault];
         // `times=1`: the fault hits the first request of each message only (the seed counts
         // messages), so Resume and Retry get a clean stream and the next message fails again.
+        // Tool results and paused turns sent back get the mock's follow-up fixture.
         const sent = created.getState().turns.filter((turn) => turn.role === 'user').length;
-        const faulty = faults ? `;fault=${faults};times=1` : '';
-        const scenario = `${afterTools ? 'text-pings' : fixture};speed=${speed};seed=${sent}${faulty}`;
+        const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
+        const scenario = `${fixture};speed=${speed};seed=${sent}${faulty}`;
         return { [SCENARIO_HEADER]: scenario };
       },
       onToolCall: async (call) => {

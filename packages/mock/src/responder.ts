@@ -84,6 +84,22 @@ export function fixtureForMessages(
   })?.name;
 }
 
+/**
+ * A request that follows up an answer rather than asking anew: tool results sent back
+ * (a last user message of tool_result blocks only), or an answer sent back to continue it
+ * (a last assistant message, when it is not a resume).
+ */
+function isFollowUp(messages: readonly MessageParam[] | undefined): boolean {
+  const last = messages?.[messages.length - 1];
+  if (last?.role === 'assistant') return true;
+  return (
+    last?.role === 'user' &&
+    Array.isArray(last.content) &&
+    last.content.length > 0 &&
+    last.content.every((block) => block?.type === 'tool_result')
+  );
+}
+
 /** The scenario string a request carries: header, then `?scenario=`, then a `mock:` model. */
 export function scenarioOf(request: Request, model: unknown): string | undefined {
   const header = request.headers.get(SCENARIO_HEADER);
@@ -165,11 +181,13 @@ export function createMockResponder(
     }
 
     const continuation = detectContinuation(body, options.continuationPattern);
-    const fixture =
-      scenario.fixture ??
-      fixtureForMessages(continuation?.messages ?? body.messages, extra) ??
-      options.defaultFixture ??
-      DEFAULT_FIXTURE;
+    const followUp = continuation === null && isFollowUp(body.messages);
+    const fixture = followUp
+      ? (scenario.then ?? DEFAULT_FIXTURE)
+      : (scenario.fixture ??
+        fixtureForMessages(continuation?.messages ?? body.messages, extra) ??
+        options.defaultFixture ??
+        DEFAULT_FIXTURE);
     if (!isFixtureName(fixture) && !Object.hasOwn(extra, fixture)) {
       return apiError(
         400,
@@ -178,8 +196,8 @@ export function createMockResponder(
       );
     }
 
-    // Faults: never on a continuation; with `times`, only on the first n such requests.
-    let faulted = continuation === null && hasFault(scenario);
+    // Faults: never on a continuation or a follow-up; with `times`, only on the first n.
+    let faulted = continuation === null && !followUp && hasFault(scenario);
     if (faulted && scenario.times !== undefined) {
       const key = raw ?? '';
       const count = counts.get(key) ?? 0;

@@ -57,6 +57,10 @@ export function detectContinuation(
   if (last === undefined || messages.length < 2) return null;
   const before = messages.slice(0, -1);
   if (last.role === 'assistant') {
+    // A prefill resume ends in the partial text (core drops whatever followed it); an answer
+    // ending in a tool call or a server tool result is a paused turn sent back, not a resume.
+    const blocks = Array.isArray(last.content) ? last.content : [];
+    if (blocks.length > 0 && blocks[blocks.length - 1]?.type !== 'text') return null;
     return { strategy: 'prefill', partialText: contentText(last.content), messages: before };
   }
   if (last.role === 'user') {

@@ -11,6 +11,7 @@
  *           | "chunking=" ("event" | "random" | uint "-" uint)   ; random = 1-64 bytes
  *           | "times=" uint          ; the fault hits only the first n such requests
  *           | "retry-after-ms=" uint ; for fault=http:rate-limit
+ *           | "then=" fixture       ; answers follow-ups (default text-pings), see below
  * fault     = ("drop" | "close") "-after-" ("events" | "bytes") ":" uint
  *           | "error-after-events:" uint [":" error-type]          ; default overloaded_error
  *           | "stall-after-events:" uint [":" ms]                  ; no ms: hang until cancelled
@@ -21,6 +22,10 @@
  * Examples: `long-markdown;fault=drop-after-events:40;speed=realistic;seed=7`,
  * `spec-thinking;fault=stall-after-events:5:10000`, `;fault=http:529;times=1` (the default
  * fixture, and the first request fails). Spaces around tokens are ignored.
+ *
+ * A follow-up request (tool results sent back after a tool call, or a paused turn sent back
+ * to continue it) is answered by the `then` fixture, without faults: answering it with the
+ * scenario's own fixture would ask for the same tool again, round after round.
  */
 import { type HttpErrorKind, httpErrorKinds, httpErrorStatus } from './http-errors.js';
 import type { Chunking, ReplayFaults, Speed } from './replay.js';
@@ -39,6 +44,8 @@ export interface Scenario extends ReplayFaults {
   readonly times?: number;
   /** `retry-after-ms` of an `http:rate-limit` fault. */
   readonly retryAfterMs?: number;
+  /** The fixture answering follow-ups (tool results, a paused turn sent back). */
+  readonly then?: string;
 }
 
 /** A scenario string that does not follow the grammar; the message says what is wrong. */
@@ -161,9 +168,13 @@ export function parseScenario(text: string): Scenario {
       case 'retry-after-ms':
         scenario.retryAfterMs = uint(value, 'retry-after-ms');
         break;
+      case 'then':
+        if (value === '') throw new ScenarioError('then needs a fixture name.');
+        scenario.then = value;
+        break;
       default:
         throw new ScenarioError(
-          `Unknown scenario parameter "${key}". Use fault, speed, seed, chunking, times or retry-after-ms.`,
+          `Unknown scenario parameter "${key}". Use fault, speed, seed, chunking, times, retry-after-ms or then.`,
         );
     }
   }
@@ -222,5 +233,6 @@ export function formatScenario(scenario: Scenario): string {
   }
   if (scenario.times !== undefined) parts.push(`times=${scenario.times}`);
   if (scenario.retryAfterMs !== undefined) parts.push(`retry-after-ms=${scenario.retryAfterMs}`);
+  if (scenario.then !== undefined) parts.push(`then=${scenario.then}`);
   return parts.join(';');
 }

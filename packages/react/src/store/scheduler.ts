@@ -6,8 +6,6 @@
 export interface Scheduler {
   /** Ask for a flush: now (mode false), or once per frame / interval. */
   request(): void;
-  /** Flush at once (the end of a stream must never wait for a frame). */
-  flushNow(): void;
   cancel(): void;
 }
 
@@ -31,10 +29,6 @@ export function createScheduler(mode: 'frame' | number | false, flush: () => voi
     request() {
       if (mode === false) return flush();
       if (pending === null) pending = schedule();
-    },
-    flushNow() {
-      pending?.cancel();
-      run();
     },
     cancel() {
       pending?.cancel();

@@ -1,0 +1,90 @@
+import { accumulate, type MessageRequest, streamMessage, toMessage } from '@message-stream/core';
+import { describe, expect, it } from 'vitest';
+import { createMockFetch, loadFixture, type MockRequestInfo, parseScenario } from '../src/index.js';
+
+const ENDPOINT = 'https://api.mock.test/v1/messages';
+
+/** Asks the mock with a scenario and records what it decided. */
+async function ask(scenario: string, request: MessageRequest) {
+  const seen: MockRequestInfo[] = [];
+  const state = await streamMessage(request, {
+    endpoint: ENDPOINT,
+    fetch: createMockFetch({ onRequest: (info) => seen.push(info) }),
+    headers: { 'x-mock-scenario': scenario },
+    retry: false,
+  });
+  return { state, info: seen[0] };
+}
+
+const toolUse = {
+  type: 'tool_use',
+  id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+  name: 'get_weather',
+  input: { location: 'San Francisco, CA' },
+};
+
+describe('follow-up requests', () => {
+  it('reads then= in a scenario', () => {
+    expect(parseScenario('spec-tool-use;then=spec-basic-text')).toEqual({
+      fixture: 'spec-tool-use',
+      then: 'spec-basic-text',
+    });
+  });
+
+  it('answers tool results with the then fixture, without the fault, instead of the same tool call', async () => {
+    const { state, info } = await ask(
+      'spec-tool-use;fault=drop-after-events:3;then=spec-basic-text',
+      {
+        model: 'claude-opus-5',
+        max_tokens: 64,
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: [toolUse] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '18 °C' }],
+          },
+        ],
+      },
+    );
+    expect(info).toMatchObject({ fixture: 'spec-basic-text', faulted: false });
+    expect(state.status).toBe('complete');
+    expect(toMessage(state)?.content).toEqual(
+      toMessage(await accumulate(await loadFixture('spec-basic-text')))?.content,
+    );
+  });
+
+  it('answers a paused turn sent back with the default follow-up fixture', async () => {
+    const { state, info } = await ask('pause-turn', {
+      model: 'claude-opus-5',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'Search the web' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me search.' },
+            {
+              type: 'server_tool_use',
+              id: 'srvtoolu_1',
+              name: 'web_search',
+              input: { query: 'x' },
+            },
+            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+          ],
+        },
+      ],
+    });
+    expect(info?.fixture).toBe('text-pings');
+    expect(state.status).toBe('complete');
+  });
+
+  it('still answers a new question with the scenario fixture', async () => {
+    const { info } = await ask('spec-tool-use;then=spec-basic-text', {
+      model: 'claude-opus-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
+    expect(info?.fixture).toBe('spec-tool-use');
+  });
+});
