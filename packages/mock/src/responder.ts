@@ -183,7 +183,7 @@ export function createMockResponder(
     const continuation = detectContinuation(body, options.continuationPattern);
     const followUp = continuation === null && isFollowUp(body.messages);
     const fixture = followUp
-      ? (scenario.then ?? DEFAULT_FIXTURE)
+      ? (scenario.followUp ?? DEFAULT_FIXTURE)
       : (scenario.fixture ??
         fixtureForMessages(continuation?.messages ?? body.messages, extra) ??
         options.defaultFixture ??

@@ -44,8 +44,11 @@ export interface Scenario extends ReplayFaults {
   readonly times?: number;
   /** `retry-after-ms` of an `http:rate-limit` fault. */
   readonly retryAfterMs?: number;
-  /** The fixture answering follow-ups (tool results, a paused turn sent back). */
-  readonly then?: string;
+  /**
+   * The fixture answering follow-ups (tool results, a paused turn sent back); `then=` in
+   * the string. Not named `then`: an object with a `then` is a thenable, and awaiting it hangs.
+   */
+  readonly followUp?: string;
 }
 
 /** A scenario string that does not follow the grammar; the message says what is wrong. */
@@ -170,7 +173,7 @@ export function parseScenario(text: string): Scenario {
         break;
       case 'then':
         if (value === '') throw new ScenarioError('then needs a fixture name.');
-        scenario.then = value;
+        scenario.followUp = value;
         break;
       default:
         throw new ScenarioError(
@@ -233,6 +236,6 @@ export function formatScenario(scenario: Scenario): string {
   }
   if (scenario.times !== undefined) parts.push(`times=${scenario.times}`);
   if (scenario.retryAfterMs !== undefined) parts.push(`retry-after-ms=${scenario.retryAfterMs}`);
-  if (scenario.then !== undefined) parts.push(`then=${scenario.then}`);
+  if (scenario.followUp !== undefined) parts.push(`then=${scenario.followUp}`);
   return parts.join(';');
 }

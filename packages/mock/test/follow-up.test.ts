@@ -27,7 +27,7 @@ describe('follow-up requests', () => {
   it('reads then= in a scenario', () => {
     expect(parseScenario('spec-tool-use;then=spec-basic-text')).toEqual({
       fixture: 'spec-tool-use',
-      then: 'spec-basic-text',
+      followUp: 'spec-basic-text',
     });
   });
 
