@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchPartialJson, type PartialJsonRow, partialJsonTable } from './partial-json.js';
 import { benchPipeline, type PipelineRow, pipelineTable } from './pipeline.js';
+import type { Target } from './target.js';
 
 const quick = process.argv.includes('--quick');
 const log = (line: string) => console.log(line);
@@ -18,12 +19,6 @@ const version = (name: string): string => {
     return '?';
   }
 };
-
-interface Target {
-  readonly name: string;
-  readonly figure: string;
-  readonly pass: boolean;
-}
 
 function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
   const targets: Target[] = [];
