@@ -68,6 +68,15 @@ export default defineConfig({
         },
       },
       {
+        // Bundle-size budgets per package (bench/src/size.ts), on the built dist.
+        test: {
+          name: 'bench',
+          root: 'bench',
+          include: ['test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
         // The demo end to end: built once and served (globalSetup), driven in Debian's Chromium.
         test: {
           name: 'e2e',
