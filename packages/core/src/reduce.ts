@@ -533,12 +533,19 @@ function appendInputJson(current: BlockState, fragment: string): BlockState {
     before + fragment,
     previous ? previous.initial : (current.block as { input?: unknown }).input,
   );
-  return {
-    ...current,
-    block: new InputBlock(current.block, reader) as unknown as ContentBlock,
-    inputJson: reader.json,
-    inputError: parser.error,
-  };
+  const block = new InputBlock(current.block, reader) as unknown as ContentBlock;
+  // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
+  // spread clone on a slow path, and this runs for every fragment.
+  if (current.otherDeltas === undefined && current.otherDeltasDropped === undefined) {
+    return {
+      index: current.index,
+      status: current.status,
+      block,
+      inputJson: reader.json,
+      inputError: parser.error,
+    };
+  }
+  return { ...current, block, inputJson: reader.json, inputError: parser.error };
 }
 
 function reparse(json: string): unknown {
