@@ -961,6 +961,9 @@ describe('toStreamEvent: the compact delta fast path', () => {
       data.replace(/"text":"/, '"text":"a","text":"'),
       data.replace(/"index":\d+/, '"index":01'),
       data.replace(/"index":\d+/, '"index":1.5'),
+      // A raw control character or a lone quote: not JSON, whatever the layout says.
+      data.replace(/"(text|thinking|partial_json)":"/, '"$1":"\t'),
+      data.replace(/"(text|thinking|partial_json)":".*"}}$/s, '"$1":"}}'),
     ];
     fc.assert(
       fc.property(fc.nat(), deltaOf, (index, delta) => {
