@@ -4,8 +4,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { benchMemory, memoryTable } from './memory.js';
 import { benchPartialJson, type PartialJsonRow, partialJsonTable } from './partial-json.js';
-import { benchPipeline, type PipelineRow, pipelineTable } from './pipeline.js';
+import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { measureSizes, sizeTable, sizeTargets } from './size.js';
 import type { Target } from './target.js';
 
@@ -60,29 +61,12 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
   return targets;
 }
 
-function pipelineTargets(rows: readonly PipelineRow[]): Target[] {
-  const row = rows[0];
-  if (!row) return [];
-  const ours = row.results[0]?.timing.ms ?? Number.NaN;
-  const sdk = row.results[1]?.timing.ms ?? Number.NaN;
-  return [
-    {
-      name: 'accumulate within 1.3× the bare decode-split-JSON.parse loop',
-      figure: `${(ours / row.bare.ms).toFixed(2)}×`,
-      pass: ours / row.bare.ms <= 1.3,
-    },
-    {
-      name: 'accumulate at least 1.8× faster than the SDK MessageStream',
-      figure: `${(sdk / ours).toFixed(2)}×`,
-      pass: sdk / ours >= 1.8,
-    },
-  ];
-}
-
 log('Partial JSON');
 const partial = await benchPartialJson(log, { quick });
 log('Stream pipeline');
 const pipeline = await benchPipeline(log, { quick });
+log('Memory');
+const memory = await benchMemory(log, { quick });
 log('Size');
 const sizes = await measureSizes();
 const targets = [
@@ -103,7 +87,8 @@ to the anchor measured in the same run, so a slower or faster machine moves both
 - Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}
 - Versions: @message-stream/core ${version('@message-stream/core')}, partial-json ${version('partial-json')},
   @anthropic-ai/sdk ${version('@anthropic-ai/sdk')}, ai ${version('ai')}, best-effort-json-parser ${version('best-effort-json-parser')},
-  @streamparser/json ${version('@streamparser/json')}
+  @streamparser/json ${version('@streamparser/json')}, @ai-sdk/anthropic ${version('@ai-sdk/anthropic')},
+  esbuild ${version('esbuild')}
 - Date: ${new Date().toISOString().slice(0, 10)}
 
 ## Targets
@@ -136,9 +121,13 @@ ${partialJsonTable(partial)}
   (see the table), and a UI reads at most once per animation frame. Keeping snapshots immutable (so React can skip
   unchanged parts) is the reason; a persistent array would lift it.
 
-## Stream pipeline: decode + reduce a text stream delivered in 16 KB chunks
+## Stream pipeline: decode + reduce a whole stream delivered in 16 KB chunks
 
 ${pipelineTable(pipeline)}
+
+## Memory: heap retained (after a full GC) by what each contender keeps
+
+${memoryTable(memory)}
 
 ## Size: min+gzip of everything a package exports, peers left external
 
