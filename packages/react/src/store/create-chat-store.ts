@@ -52,7 +52,7 @@ const userTurnsFrom = (messages: readonly MessageParam[]): Turn[] =>
     return {
       id: newId('answer'),
       role: 'assistant',
-      request: { model: '', max_tokens: 0, messages: [] },
+      request: { model: '', max_tokens: 0 },
       stream: {
         ...createStreamState(),
         status: 'complete',
@@ -176,7 +176,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       const turn: AssistantTurn = {
         id: newId('answer'),
         role: 'assistant',
-        request,
+        // Without its messages: they are the turns before this one (see AssistantTurn).
+        request: defaults,
         stream: createStreamState(),
         toolResults: {},
         startedAt: Date.now(),
@@ -289,7 +290,13 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         // One continuation at a time: a second click while one runs would abort it.
         if (!turn || inFlight !== null || !canResume(turn.stream)) return;
         const base = turn.stream;
-        const request = continuationRequest(turn.request, base, options.resume);
+        const turns = get().turns;
+        const history = toMessageParams(turns.slice(0, turns.indexOf(turn)));
+        const request = continuationRequest(
+          { ...turn.request, messages: history },
+          base,
+          options.resume,
+        );
         set({ status: 'submitted', error: null });
         const final = await stream(turn.id, request, (state) => mergeContinuation(base, state));
         await finish(turn.id, final, 0);

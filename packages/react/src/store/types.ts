@@ -2,7 +2,6 @@ import type {
   ContentBlockParam,
   ContinuationOptions,
   MessageParam,
-  MessageRequest,
   MessageRequestFields,
   StreamError,
   StreamMessageOptions,
@@ -29,10 +28,13 @@ export interface AssistantTurn {
   readonly id: string;
   readonly role: 'assistant';
   /**
-   * The request that started this answer. Resume always builds its continuation from this
-   * original request, however many times the answer was interrupted.
+   * The request parameters that started this answer (model, max_tokens, system, tools, …).
+   * Its `messages` were the turns before it; resume rebuilds them from those turns, so a
+   * long conversation holds (and persists) one history, not a copy per answer. Resume
+   * always builds its continuation from this original request, however many times the
+   * answer was interrupted.
    */
-  readonly request: MessageRequest;
+  readonly request: RequestDefaults;
   /** The stream state; after a resume, the merged state of every attempt. */
   readonly stream: StreamState;
   /** Results of client-side tool calls in this answer, by tool_use id. */

@@ -174,6 +174,40 @@ describe('createChatStore: stop, resume, retry', () => {
     expect(lastAnswer(state).stream.attempts).toHaveLength(2);
   });
 
+  it('resume repeats the history the answer was asked with; no turn keeps a copy of it', async () => {
+    const text = fixture('text-pings');
+    const full = textOf(await accumulate(text));
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('First answer.')),
+      () => sse(text, { cutAt: offsetAfter(text, 'text_delta', 6) }),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('First');
+    await store.getState().send('Second');
+    expect(store.getState().status).toBe('interrupted');
+    // A history copy per answer would make a long conversation quadratic in memory and in
+    // what persistence writes.
+    for (const turn of answers(store.getState())) {
+      expect(turn.request).toEqual(request);
+    }
+
+    const partial = textOf(lastAnswer(store.getState()).stream);
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    store.setOptions({ request, fetch: resumed.fetch, batch: false });
+    await store.getState().resume();
+
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe(full);
+    const asked = requests[1]?.body.messages as unknown[];
+    expect(asked).toEqual([
+      { role: 'user', content: 'First' },
+      { role: 'assistant', content: [{ type: 'text', text: 'First answer.' }] },
+      { role: 'user', content: 'Second' },
+    ]);
+    const continuation = resumed.requests[0]?.body.messages as unknown[];
+    expect(continuation.slice(0, asked.length)).toEqual(asked);
+    expect(continuation.length).toBeGreaterThan(asked.length);
+  });
+
   it('retry regenerates the last answer from the same request', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(fixture('max-tokens')),
