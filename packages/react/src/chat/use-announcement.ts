@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ChatStatus } from '../store/types.js';
 
 const BUSY: ReadonlySet<ChatStatus> = new Set(['submitted', 'streaming', 'running-tools']);
@@ -19,15 +19,18 @@ function sentence(status: ChatStatus): string {
 /**
  * One sentence for a polite live region when an answer completes or is stopped, never one
  * per token: the log itself stays silent while it streams.
+ *
+ * Worked out during render (React's "state from the previous render" pattern) rather than
+ * in an effect: an effect's setState is a second commit right after the one that changed
+ * the status, and the rendering bench saw both land in one frame.
  */
 export function useAnnouncement(status: ChatStatus): string {
-  const [message, setMessage] = useState('');
-  const previous = useRef(status);
-  useEffect(() => {
-    const was = previous.current;
-    previous.current = status;
-    if (BUSY.has(was) && !BUSY.has(status)) setMessage(sentence(status));
-    else if (BUSY.has(status)) setMessage('');
-  }, [status]);
+  const [seen, setSeen] = useState({ status, message: '' });
+  if (seen.status === status) return seen.message;
+  let message = seen.message;
+  if (BUSY.has(seen.status) && !BUSY.has(status)) message = sentence(status);
+  else if (BUSY.has(status)) message = '';
+  // React re-renders this component at once, before committing anything.
+  setSeen({ status, message });
   return message;
 }
