@@ -84,9 +84,6 @@ export function toStreamEvent(eventName: string | null, data: string): StreamEve
 }
 
 const DELTA_PREFIX = '{"type":"content_block_delta","index":';
-// Quote, backslash, or a control character (which JSON forbids raw: it must fail there).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
-const NEEDS_JSON_PARSE = /["\\\u0000-\u001f]/;
 /** The delta types worth a fast path, by the text between the index and the string value. */
 const DELTA_SHAPES = [
   { head: ',"delta":{"type":"text_delta","text":', type: 'text_delta', field: 'text' },
@@ -126,23 +123,17 @@ function parseCompactDelta(data: string): StreamEvent | undefined {
     if (!data.startsWith(shape.head, pos)) continue;
     const from = pos + shape.head.length;
     const to = data.length - 2;
-    if (data.charCodeAt(from) !== 34 /* " */ || !data.endsWith('"}}') || to - from < 2)
+    if (data.charCodeAt(from) !== 34 /* " */ || !data.endsWith('"}}') || to <= from)
       return undefined;
-    // Between the quotes, text with no quote, backslash or control character is a string
-    // literal whose value is itself: most deltas, and it spares a JSON.parse call, which
-    // costs more than the rest of the event's work together.
-    const inner = data.slice(from + 1, to - 1);
-    let value: unknown = inner;
-    if (NEEDS_JSON_PARSE.test(inner)) {
-      try {
-        // Succeeds only if the slice is one string literal, i.e. the whole data is exactly
-        // the compact layout.
-        value = JSON.parse(data.slice(from, to));
-      } catch {
-        return undefined;
-      }
-      if (typeof value !== 'string') return undefined;
+    let value: unknown;
+    try {
+      // Succeeds only if the slice is one string literal, i.e. the whole data is exactly
+      // the compact layout.
+      value = JSON.parse(data.slice(from, to));
+    } catch {
+      return undefined;
     }
+    if (typeof value !== 'string') return undefined;
     return shape.field === 'text'
       ? { type: 'content_block_delta', index, delta: { type: 'text_delta', text: value } }
       : shape.field === 'partial_json'
