@@ -7,6 +7,7 @@ import { cpus, totalmem } from 'node:os';
 import { benchMemory, memoryTable } from './memory.js';
 import { benchPartialJson, type PartialJsonRow, partialJsonTable } from './partial-json.js';
 import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
+import { benchRender, renderTable, renderTargets } from './render.js';
 import { measureSizes, sizeTable, sizeTargets } from './size.js';
 import type { Target } from './target.js';
 
@@ -65,6 +66,8 @@ log('Partial JSON');
 const partial = await benchPartialJson(log, { quick });
 log('Stream pipeline');
 const pipeline = await benchPipeline(log, { quick });
+log('Rendering');
+const render = await benchRender(log, { quick });
 log('Memory');
 const memory = await benchMemory(log, { quick });
 log('Size');
@@ -72,6 +75,7 @@ const sizes = await measureSizes();
 const targets = [
   ...partialJsonTargets(partial),
   ...pipelineTargets(pipeline),
+  ...renderTargets(render),
   ...sizeTargets(sizes),
 ];
 for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
@@ -124,6 +128,10 @@ ${partialJsonTable(partial)}
 ## Stream pipeline: decode + reduce a whole stream delivered in 16 KB chunks
 
 ${pipelineTable(pipeline)}
+
+## Rendering in headless Chromium: the same stream into \`<ChatStream/>\` and into a naive baseline
+
+${renderTable(render)}
 
 ## Memory: heap retained (after a full GC) by what each contender keeps
 

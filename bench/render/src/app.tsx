@@ -1,0 +1,220 @@
+/**
+ * The page: one contender (`?contender=ours`: <ChatStream/>, or `naive`) mounted idle; the
+ * driver calls `window.__bench.run()`, which sends the question, measures until the final
+ * answer is in the DOM, and returns the figures. `network` renders nothing: it reads the same
+ * response to its end, to tell what the mock and the per-read task hop cost on their own.
+ */
+import { ChatStream, ContentBlockView, createChatStore } from '@message-stream/react';
+import '@message-stream/react/styles.css';
+import { Profiler, type ReactElement } from 'react';
+import type { Root } from 'react-dom/client';
+import type { Probe, RenderReport } from './hook.js';
+import { NaiveChat } from './naive.js';
+import { benchFetch, type NetTimes } from './net.js';
+import { answerStream, SENTINELS } from './sse.js';
+
+export interface RunStats {
+  readonly contender: string;
+  readonly profiling: boolean;
+  readonly events: number;
+  readonly chunks: number;
+  readonly bytes: number;
+  readonly markdownChars: number;
+  /** Commits from the send to the end of the settle time. */
+  readonly commits: number;
+  /** `<Profiler onRender>` calls in the same window (profiling build only, else 0). */
+  readonly profilerCommits: number;
+  readonly frames: number;
+  readonly maxCommitsPerFrame: number;
+  /** Frames with more than one commit. */
+  readonly framesOverOneCommit: number;
+  /** The commits (numbered from 1) of each frame that painted more than one. */
+  readonly crowdedFrames: readonly (readonly number[])[];
+  /** PerformanceObserver 'longtask' entries (50 ms or more). */
+  readonly longTasks: number;
+  /** The longest gap between two animation frames: the worst visible stall. */
+  readonly longestFrameGapMs: number;
+  /** Send to the final DOM. */
+  readonly totalMs: number;
+  /** First byte to last byte handed to the reader. */
+  readonly streamMs: number;
+  /** Last byte handed to the reader to the final answer's DOM (status complete committed). */
+  readonly lastByteToDomMs: number;
+  /** The final DOM holds the end of the thinking, the text and the tool input. */
+  readonly verified: boolean;
+  readonly renders: RenderReport;
+}
+
+export interface Bench {
+  run(): Promise<RunStats>;
+}
+
+/** Reads a response to its end and does nothing with it. */
+async function drain(fetchImpl: typeof fetch): Promise<void> {
+  const response = await fetchImpl('/v1/messages', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'claude-opus-5',
+      max_tokens: 16384,
+      stream: true,
+      messages: [{ role: 'user', content: 'Write the rendering report.' }],
+    }),
+  });
+  const reader = response.body?.getReader();
+  if (reader === undefined) throw new Error('No body');
+  while (!(await reader.read()).done) {}
+}
+
+const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFrame(resolve));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function mount(params: URLSearchParams, probe: Probe): Promise<Bench> {
+  const name = params.get('contender');
+  const contender = name === 'naive' || name === 'network' ? name : 'ours';
+  const profiling = params.get('profiling') === '1';
+  const answer = answerStream({
+    textDeltas: Number(params.get('deltas') ?? 5000),
+    thinkingDeltas: Number(params.get('thinking') ?? 300),
+    jsonDeltas: Number(params.get('json') ?? 200),
+    seed: Number(params.get('seed') ?? 1),
+  });
+  const times: NetTimes = { firstByte: 0, lastByte: 0, chunks: 0 };
+  const fetchImpl = benchFetch(answer.sse, times);
+  probe.blockComponent = ContentBlockView;
+
+  const { createRoot } = profiling
+    ? ((await import('react-dom/profiling')) as typeof import('react-dom/client'))
+    : await import('react-dom/client');
+  const element = document.getElementById('root');
+  if (element === null) throw new Error('No #root');
+  const root: Root = createRoot(element);
+
+  let send: () => void;
+  let view: ReactElement | null = null;
+  /** Resolves when the network contender has read the whole body. */
+  let drained: Promise<void> | null = null;
+  if (contender === 'network') {
+    send = () => {
+      drained = drain(fetchImpl);
+    };
+  } else if (contender === 'ours') {
+    const store = createChatStore({
+      fetch: fetchImpl,
+      endpoint: '/v1/messages',
+      request: { model: 'claude-opus-5', max_tokens: 16384 },
+    });
+    send = () => void store.getState().send('Write the rendering report.');
+    view = <ChatStream store={store} label="Benchmark conversation" />;
+  } else {
+    let start: (() => void) | null = null;
+    const ready = (fn: () => void) => {
+      start = fn;
+    };
+    send = () => start?.();
+    view = <NaiveChat fetch={fetchImpl} onReady={ready} />;
+  }
+  root.render(
+    <Profiler
+      id="bench"
+      onRender={() => {
+        probe.profilerCommits++;
+      }}
+    >
+      {view}
+    </Profiler>,
+  );
+  await frame();
+  await frame();
+
+  return {
+    async run() {
+      const longTasks: PerformanceEntry[] = [];
+      const observer = new PerformanceObserver((list) => {
+        longTasks.push(...list.getEntries());
+      });
+      observer.observe({ type: 'longtask' });
+
+      let finalDom = 0;
+      const final = new Promise<void>((resolve) => {
+        const mutations = new MutationObserver((records) => {
+          for (const record of records) {
+            // The answer's own status (blocks and tool cards carry one too).
+            if ((record.target as Element).matches('article[data-status="complete"]')) {
+              finalDom = performance.now();
+              mutations.disconnect();
+              resolve();
+              return;
+            }
+          }
+        });
+        mutations.observe(element, {
+          subtree: true,
+          attributes: true,
+          attributeFilter: ['data-status'],
+        });
+      });
+
+      // An animation-frame callback in every frame: frames are seen (and counted) even when
+      // nothing else asks for one; the longest gap between two is the worst stall.
+      let frames = 0;
+      let longestFrameGapMs = 0;
+      let ticking = true;
+      let last = performance.now();
+      const tick = (now: number) => {
+        frames++;
+        if (now - last > longestFrameGapMs) longestFrameGapMs = now - last;
+        last = now;
+        if (ticking) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+
+      const commits0 = probe.commits;
+      const profiler0 = probe.profilerCommits;
+      probe.start();
+      const started = performance.now();
+      send();
+      const timeout = sleep(120_000).then(() => {
+        throw new Error(`No final DOM within 120 s (${times.chunks} chunks read)`);
+      });
+      if (drained !== null) {
+        await drained;
+        finalDom = performance.now();
+      } else await Promise.race([final, timeout]);
+      // Settle: whatever the final state still triggers (effects, announcements) counts too.
+      await frame();
+      await frame();
+      await sleep(100);
+      ticking = false;
+      probe.stop();
+      longTasks.push(...observer.takeRecords());
+      observer.disconnect();
+
+      const text = element.textContent ?? '';
+      return {
+        contender,
+        profiling,
+        events: answer.events,
+        chunks: times.chunks,
+        bytes: new TextEncoder().encode(answer.sse).length,
+        markdownChars: answer.markdown.length,
+        commits: probe.commits - commits0,
+        profilerCommits: probe.profilerCommits - profiler0,
+        frames,
+        maxCommitsPerFrame: probe.frames.maxCommits,
+        framesOverOneCommit: probe.frames.overOne,
+        crowdedFrames: probe.frames.crowded,
+        longTasks: longTasks.length,
+        longestFrameGapMs,
+        totalMs: finalDom - started,
+        streamMs: times.lastByte - times.firstByte,
+        lastByteToDomMs: finalDom - times.lastByte,
+        verified:
+          contender === 'network'
+            ? times.chunks === answer.events
+            : Object.values(SENTINELS).every((sentinel) => text.includes(sentinel)),
+        renders: probe.report(),
+      };
+    },
+  };
+}

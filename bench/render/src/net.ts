@@ -1,0 +1,69 @@
+/**
+ * The "network" both contenders read from: the mock's `createMockFetch` at full speed (no
+ * pacing, one chunk per SSE event), with each read resolved in a task of its own.
+ *
+ * In a page, the mock's body is an in-memory stream whose reads all resolve as microtasks: a
+ * reader would drain 5,000 events without ever yielding, and React would see one update. A
+ * real network read always arrives in a new task, so every read here waits for one
+ * (a MessageChannel message: no timer clamping, no delay when the thread is free).
+ */
+import { createMockFetch } from '@message-stream/mock';
+
+export const FIXTURE = 'bench-render';
+
+export interface NetTimes {
+  /** performance.now() when the first chunk was handed to the reader. */
+  firstByte: number;
+  /** performance.now() when the last chunk (with the last byte) was handed to the reader. */
+  lastByte: number;
+  chunks: number;
+}
+
+const channel = new MessageChannel();
+const waiting: (() => void)[] = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+
+/** Resolves in a new task, as soon as the thread is free. */
+export const nextTask = (): Promise<void> =>
+  new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+
+function perTaskReads(response: Response, times: NetTimes): Response {
+  const source = response.body;
+  if (source === null) return response;
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        await nextTask();
+        if (done) {
+          controller.close();
+          return;
+        }
+        const now = performance.now();
+        if (times.chunks === 0) times.firstByte = now;
+        times.lastByte = now;
+        times.chunks++;
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** A fetch answering every request with `sse`, through the mock, one event per task. */
+export function benchFetch(sse: string, times: NetTimes): typeof fetch {
+  const mock = createMockFetch({ fixtures: { [FIXTURE]: sse }, scenario: FIXTURE, speed: 'fast' });
+  return async (input, init) => perTaskReads(await mock(input, init), times);
+}

@@ -1,0 +1,658 @@
+/**
+ * Rendering, in headless Chromium: a long markdown answer with thinking and a tool call,
+ * streamed through the mock at full speed into <ChatStream/> and into a naive baseline
+ * (bench/render/src/naive.tsx: the whole message re-rendered with react-markdown on every
+ * delta). The page is bench/render, built with Vite into bench/render/dist (ignored by git),
+ * served by a throwaway static server; every run is a fresh browser context.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { type Browser, chromium } from 'playwright';
+import { build } from 'vite';
+import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
+import { formatMs } from './measure.js';
+import type { Target } from './target.js';
+
+const PAGE_ROOT = fileURLToPath(new URL('../render/', import.meta.url));
+const OUT_DIR = join(PAGE_ROOT, 'dist');
+
+export type Contender = 'ours' | 'naive' | 'network';
+
+export interface BlockRenders {
+  readonly type: string;
+  readonly renders: number;
+  readonly rendersAfterComplete: number;
+  readonly unchangedRenders: number;
+  /** Why: the block view's changed props (`answerStarted`), `state`, or `parent` (naive). */
+  readonly unchangedBecause: Readonly<Record<string, number>>;
+}
+
+export interface RenderReport {
+  readonly commits: number;
+  readonly blocks: readonly BlockRenders[];
+  readonly markdown: {
+    readonly blocks: number;
+    readonly meanRenders: number;
+    readonly maxRenders: number;
+    readonly rendersAfterFinish: number;
+    readonly blocksRenderedAfterFinish: number;
+  };
+}
+
+/** What the page measured in one run (see bench/render/src/app.tsx). */
+export interface RunStats {
+  readonly contender: Contender;
+  readonly profiling: boolean;
+  readonly events: number;
+  readonly chunks: number;
+  readonly bytes: number;
+  readonly markdownChars: number;
+  readonly commits: number;
+  readonly profilerCommits: number;
+  readonly frames: number;
+  readonly maxCommitsPerFrame: number;
+  readonly framesOverOneCommit: number;
+  readonly crowdedFrames: readonly (readonly number[])[];
+  readonly longTasks: number;
+  readonly longestFrameGapMs: number;
+  readonly totalMs: number;
+  readonly streamMs: number;
+  readonly lastByteToDomMs: number;
+  readonly verified: boolean;
+  readonly renders: RenderReport;
+}
+
+/** One run: the page's figures and the browser's (trace, CDP metrics), send to settled. */
+export interface Measured extends TraceFigures {
+  readonly stats: RunStats;
+  /** CDP Performance.getMetrics ScriptDuration (it leaves most promise jobs out). */
+  readonly cdpScriptMs: number;
+  /** CDP TaskDuration. */
+  readonly cdpTaskMs: number;
+}
+
+export interface ContenderResult {
+  readonly contender: Contender;
+  readonly runs: readonly Measured[];
+}
+
+export interface RenderResult {
+  readonly textDeltas: number;
+  readonly thinkingDeltas: number;
+  readonly jsonDeltas: number;
+  readonly events: number;
+  readonly bytes: number;
+  readonly markdownChars: number;
+  readonly ours: ContenderResult;
+  readonly naive: ContenderResult;
+  /** The same response read to its end with no rendering: the mock's own share of the figures. */
+  readonly network: ContenderResult;
+  /** A run of ChatStream on react-dom's profiling build: `<Profiler onRender>` calls vs commits. */
+  readonly profilerCheck: { readonly commits: number; readonly profilerCommits: number };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+async function buildPage(): Promise<void> {
+  await build({
+    configFile: false,
+    root: PAGE_ROOT,
+    logLevel: 'warn',
+    mode: 'production',
+    plugins: [react()],
+    resolve: { dedupe: ['react', 'react-dom'] },
+    build: {
+      outDir: OUT_DIR,
+      emptyOutDir: true,
+      target: 'es2022',
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 100_000,
+    },
+  });
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+};
+
+/** Serves the built page; nothing else. */
+async function serve(): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const file = normalize(join(OUT_DIR, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(OUT_DIR + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        response.writeHead(200, {
+          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        });
+        response.end(body);
+      },
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
+
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly args?: { readonly name?: string };
+}
+
+/** Trace categories: tasks (toplevel), JS and rendering (devtools.timeline), promise jobs (v8.execute). */
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'v8.execute'];
+/** JavaScript on the main thread: callbacks, promise jobs (microtasks), scripts, and GC. */
+const SCRIPT_EVENTS: ReadonlySet<string> = new Set([
+  'FunctionCall',
+  'RunMicrotasks',
+  'EvaluateScript',
+  'v8.evaluateModule',
+  'v8.compile',
+  'v8.compileModule',
+  'MinorGC',
+  'MajorGC',
+]);
+/** Rendering work, taken out of the script time when script forces it (reading layout). */
+const RENDER_EVENTS: ReadonlySet<string> = new Set([
+  'Layout',
+  'UpdateLayoutTree',
+  'RecalculateStyles',
+  'Paint',
+  'PrePaint',
+  'Layerize',
+  'HitTest',
+  'ParseHTML',
+  'ParseAuthorStyleSheet',
+  'UpdateLayer',
+  'UpdateLayerTree',
+  'CompositeLayers',
+]);
+const TASK_EVENT = 'ThreadControllerImpl::RunTask';
+
+type Interval = [number, number];
+
+function merge(intervals: Interval[]): Interval[] {
+  intervals.sort((a, b) => a[0] - b[0]);
+  const out: Interval[] = [];
+  for (const [from, to] of intervals) {
+    const last = out[out.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+/** Total length of `a` not covered by `b` (both merged). */
+function minus(a: readonly Interval[], b: readonly Interval[]): number {
+  let total = 0;
+  let j = 0;
+  for (const [from, to] of a) {
+    let covered = 0;
+    while (j < b.length && (b[j] as Interval)[1] <= from) j++;
+    for (let k = j; k < b.length && (b[k] as Interval)[0] < to; k++) {
+      const [bFrom, bTo] = b[k] as Interval;
+      covered += Math.max(0, Math.min(to, bTo) - Math.max(from, bFrom));
+    }
+    total += to - from - covered;
+  }
+  return total;
+}
+
+export interface TraceFigures {
+  /** JS on the renderer main thread (promise jobs and GC included, forced layout excluded), ms. */
+  readonly scriptingMs: number;
+  /** All main-thread tasks, ms. */
+  readonly taskMs: number;
+  readonly longestTaskMs: number;
+}
+
+/**
+ * Scripting time and the longest task from a Chromium trace: the renderer main thread with
+ * the most tasks, JS events unioned, the rendering nested in them taken out. The trace has
+ * one event per line, so only lines naming an event of interest are parsed.
+ */
+export function analyzeTrace(trace: Buffer): TraceFigures {
+  const threads: TraceEvent[] = [];
+  const events: TraceEvent[] = [];
+  for (const line of trace.toString('utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const isThread = line.includes('"thread_name"');
+    if (!isThread && !line.includes('"ph":"X"')) continue;
+    const name = /"name":"([^"]*)"/.exec(line.slice(line.indexOf('"name":')))?.[1] ?? '';
+    if (!isThread && name !== TASK_EVENT && !SCRIPT_EVENTS.has(name) && !RENDER_EVENTS.has(name)) {
+      continue;
+    }
+    const event = JSON.parse(line.replace(/,\s*$/, '')) as TraceEvent;
+    if (isThread && event.ph === 'M' && event.name === 'thread_name') threads.push(event);
+    else if (event.ph === 'X') events.push(event);
+  }
+  const mains = new Set(
+    threads.filter((t) => t.args?.name === 'CrRendererMain').map((t) => `${t.pid}:${t.tid}`),
+  );
+  const tasksBy = new Map<string, number>();
+  for (const e of events) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.name === TASK_EVENT && mains.has(thread))
+      tasksBy.set(thread, (tasksBy.get(thread) ?? 0) + 1);
+  }
+  const main = [...tasksBy].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (main === undefined) throw new Error('The trace has no renderer main thread');
+  const script: Interval[] = [];
+  const render: Interval[] = [];
+  let taskUs = 0;
+  let longestUs = 0;
+  for (const e of events) {
+    if (`${e.pid}:${e.tid}` !== main) continue;
+    const dur = e.dur ?? 0;
+    if (e.name === TASK_EVENT) {
+      taskUs += dur;
+      longestUs = Math.max(longestUs, dur);
+    } else if (SCRIPT_EVENTS.has(e.name)) script.push([e.ts, e.ts + dur]);
+    else render.push([e.ts, e.ts + dur]);
+  }
+  return {
+    scriptingMs: minus(merge(script), merge(render)) / 1000,
+    taskMs: taskUs / 1000,
+    longestTaskMs: longestUs / 1000,
+  };
+}
+
+/** One run in a fresh context: load, send, wait for the final DOM, read the figures. */
+async function runOnce(
+  browser: Browser,
+  url: string,
+  contender: Contender,
+  query: Record<string, string>,
+): Promise<Measured> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const search = new URLSearchParams({ contender, ...query });
+    await page.goto(`${url}?${search}`);
+    await page.waitForFunction(
+      () => {
+        const w = window as unknown as { __bench?: unknown; __benchError?: string };
+        return w.__bench !== undefined || w.__benchError !== undefined;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    const failed = await page.evaluate(
+      () => (window as unknown as { __benchError?: string }).__benchError,
+    );
+    if (failed) throw new Error(`The page failed to load: ${failed}`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = async () => {
+      const { metrics: list } = await cdp.send('Performance.getMetrics');
+      const get = (name: string) => list.find((m) => m.name === name)?.value ?? 0;
+      return { script: get('ScriptDuration'), task: get('TaskDuration') };
+    };
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    const before = await metrics();
+    const stats = (await page.evaluate(() =>
+      (window as unknown as { __bench: { run(): Promise<unknown> } }).__bench.run(),
+    )) as RunStats;
+    const after = await metrics();
+    const trace = await browser.stopTracing();
+    if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
+    if (!stats.verified) throw new Error(`${contender}: the final DOM lacks the end of the answer`);
+    const figures = analyzeTrace(trace);
+    const cdpTaskMs = (after.task - before.task) * 1000;
+    // A trace buffer that filled up would drop events and flatter the longer run.
+    if (Math.abs(figures.taskMs - cdpTaskMs) > 0.2 * cdpTaskMs + 20) {
+      throw new Error(
+        `${contender}: the trace holds ${formatMs(figures.taskMs)} of tasks, CDP counts ${formatMs(cdpTaskMs)}`,
+      );
+    }
+    return {
+      ...figures,
+      stats,
+      cdpScriptMs: (after.script - before.script) * 1000,
+      cdpTaskMs,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Runs the contenders on the same answer, each run in a fresh page, after one warm-up each on
+ * a short answer. ChatStream: 5 runs (1 with `quick`). The naive baseline: 1 run, as it takes
+ * about a minute (5,000 renders of a growing document; its figures are themselves totals over
+ * those renders), which keeps the section near two minutes. `network` (the response read with
+ * no rendering, 3 runs) tells the mock's own share; a last ChatStream run on react-dom's
+ * profiling build checks `<Profiler onRender>` against the commit count.
+ */
+export async function benchRender(
+  log: (line: string) => void,
+  { quick = false }: { quick?: boolean } = {},
+): Promise<RenderResult> {
+  const runs: Record<Contender, number> = { ours: quick ? 1 : 5, naive: 1, network: quick ? 1 : 3 };
+  const contenders = ['ours', 'naive', 'network'] as const;
+  const query = {
+    deltas: String(quick ? 1000 : 5000),
+    thinking: String(quick ? 100 : 300),
+    json: String(quick ? 50 : 200),
+    seed: '1',
+  };
+  log('  building bench/render');
+  await buildPage();
+  const { url, server } = await serve();
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutablePath,
+    headless: true,
+    args: [...chromiumArgs],
+  });
+  try {
+    const measured: Record<Contender, Measured[]> = { ours: [], naive: [], network: [] };
+    // Warm-up on a short answer (browser, server, disk cache); its figures are not kept.
+    for (const contender of contenders) {
+      await runOnce(browser, url, contender, { deltas: '200', thinking: '20', json: '10' });
+    }
+    for (let i = 0; i < Math.max(...Object.values(runs)); i++) {
+      for (const contender of contenders) {
+        if (i >= runs[contender]) continue;
+        const run = await runOnce(browser, url, contender, query);
+        measured[contender].push(run);
+        log(
+          `  ${contender} run ${i + 1}/${runs[contender]}: scripting ${formatMs(run.scriptingMs)}, ` +
+            `${run.stats.commits} commits, final DOM after ${formatMs(run.stats.totalMs)}`,
+        );
+      }
+    }
+    const profiled = await runOnce(browser, url, 'ours', { ...query, profiling: '1' });
+    const first = measured.ours[0]?.stats;
+    if (!first) throw new Error('No runs');
+    return {
+      textDeltas: Number(query.deltas),
+      thinkingDeltas: Number(query.thinking),
+      jsonDeltas: Number(query.json),
+      events: first.events,
+      bytes: first.bytes,
+      markdownChars: first.markdownChars,
+      ours: { contender: 'ours', runs: measured.ours },
+      naive: { contender: 'naive', runs: measured.naive },
+      network: { contender: 'network', runs: measured.network },
+      profilerCheck: {
+        commits: profiled.stats.commits,
+        profilerCommits: profiled.stats.profilerCommits,
+      },
+    };
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** The one prop change that re-renders a finished block by design: the answer started. */
+const COLLAPSE = 'answerStarted';
+
+const unchanged = (m: Measured, keep: (reason: string) => boolean): number =>
+  m.stats.renders.blocks.reduce(
+    (sum, b) =>
+      sum +
+      Object.entries(b.unchangedBecause)
+        .filter(([reason]) => keep(reason))
+        .reduce((n, [, count]) => n + count, 0),
+    0,
+  );
+
+/** The figures of one contender: medians over its runs; worst run for the frame and re-render counts. */
+function figures(result: ContenderResult) {
+  const runs = result.runs;
+  const of = (pick: (m: Measured) => number) => median(runs.map(pick));
+  const worst = (pick: (m: Measured) => number) => Math.max(...runs.map(pick));
+  const block = (type: string, pick: (b: BlockRenders) => number) =>
+    of((m) => {
+      const found = m.stats.renders.blocks.filter((b) => b.type === type);
+      return found.reduce((sum, b) => sum + pick(b), 0);
+    });
+  return {
+    runs: runs.length,
+    scriptingMs: of((m) => m.scriptingMs),
+    taskMs: of((m) => m.taskMs),
+    cdpScriptMs: of((m) => m.cdpScriptMs),
+    commits: of((m) => m.stats.commits),
+    maxCommitsPerFrame: worst((m) => m.stats.maxCommitsPerFrame),
+    framesOverOneCommit: of((m) => m.stats.framesOverOneCommit),
+    frames: of((m) => m.stats.frames),
+    crowdedFrames: runs.flatMap((m) =>
+      m.stats.crowdedFrames.map((frame) => ({ frame, commits: m.stats.commits })),
+    ),
+    longestTaskMs: of((m) => m.longestTaskMs),
+    longTasks: of((m) => m.stats.longTasks),
+    longestFrameGapMs: of((m) => m.stats.longestFrameGapMs),
+    totalMs: of((m) => m.stats.totalMs),
+    lastByteToDomMs: of((m) => m.stats.lastByteToDomMs),
+    blockRenders: (type: string) => block(type, (b) => b.renders),
+    rendersAfterComplete: worst((m) =>
+      m.stats.renders.blocks.reduce((sum, b) => sum + b.rendersAfterComplete, 0),
+    ),
+    unchangedRenders: worst((m) => unchanged(m, () => true)),
+    /** Unchanged-data renders other than a thinking block collapsing as the answer starts. */
+    unexplainedRenders: worst((m) => unchanged(m, (reason) => reason !== COLLAPSE)),
+    collapseRenders: worst((m) => unchanged(m, (reason) => reason === COLLAPSE)),
+    markdownBlocks: of((m) => m.stats.renders.markdown.blocks),
+    meanMarkdownRenders: of((m) => m.stats.renders.markdown.meanRenders),
+    maxMarkdownRenders: worst((m) => m.stats.renders.markdown.maxRenders),
+    finishedRerenders: worst((m) => m.stats.renders.markdown.rendersAfterFinish),
+    finishedBlocksRerendered: worst((m) => m.stats.renders.markdown.blocksRenderedAfterFinish),
+  };
+}
+
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+export function renderTable(result: RenderResult): string {
+  const ours = figures(result.ours);
+  const naive = figures(result.naive);
+  const x = (a: number, b: number) => {
+    if (b === 0) return a === 0 ? '–' : '∞';
+    const r = a / b;
+    return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(2)}×`;
+  };
+  const network = median(result.network.runs.map((m) => m.scriptingMs));
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const row = (name: string, a: string, b: string, ratio: string) =>
+    `| ${name} | ${a} | ${b} | ${ratio} |`;
+  const perBlock = (f: ReturnType<typeof figures>) =>
+    ['thinking', 'text', 'tool_use'].map((t) => count(f.blockRenders(t))).join(' / ');
+  const lines = [
+    '| metric | `<ChatStream/>` | naive baseline | ours / naive |',
+    '| --- | --- | --- | --- |',
+    row(
+      'scripting time',
+      formatMs(ours.scriptingMs),
+      formatMs(naive.scriptingMs),
+      x(ours.scriptingMs, naive.scriptingMs),
+    ),
+    row(
+      'CDP ScriptDuration (for reference)',
+      formatMs(ours.cdpScriptMs),
+      formatMs(naive.cdpScriptMs),
+      x(ours.cdpScriptMs, naive.cdpScriptMs),
+    ),
+    row(
+      'main-thread task time (scripting, style, layout, paint, …)',
+      formatMs(ours.taskMs),
+      formatMs(naive.taskMs),
+      x(ours.taskMs, naive.taskMs),
+    ),
+    row('React commits', count(ours.commits), count(naive.commits), x(ours.commits, naive.commits)),
+    row(
+      'most commits painted in one frame (worst run)',
+      count(ours.maxCommitsPerFrame),
+      count(naive.maxCommitsPerFrame),
+      x(ours.maxCommitsPerFrame, naive.maxCommitsPerFrame),
+    ),
+    row(
+      'frames painting more than one commit / frames',
+      `${count(ours.framesOverOneCommit)} / ${count(ours.frames)}`,
+      `${count(naive.framesOverOneCommit)} / ${count(naive.frames)}`,
+      '',
+    ),
+    row('renders per content block (thinking / text / tool)', perBlock(ours), perBlock(naive), ''),
+    row(
+      'top-level markdown blocks: mean renders per block (max)',
+      `${ours.meanMarkdownRenders.toFixed(1)} (${count(ours.maxMarkdownRenders)})`,
+      `${naive.meanMarkdownRenders.toFixed(1)} (${count(naive.maxMarkdownRenders)})`,
+      x(ours.meanMarkdownRenders, naive.meanMarkdownRenders),
+    ),
+    row(
+      'renders of finished markdown blocks (blocks affected)',
+      `${count(ours.finishedRerenders)} (${count(ours.finishedBlocksRerendered)} of ${count(ours.markdownBlocks)})`,
+      `${count(naive.finishedRerenders)} (${count(naive.finishedBlocksRerendered)} of ${count(naive.markdownBlocks)})`,
+      '',
+    ),
+    row(
+      'renders of content blocks after they completed (worst run)',
+      count(ours.rendersAfterComplete),
+      count(naive.rendersAfterComplete),
+      '',
+    ),
+    row(
+      'renders of content blocks whose data had not changed (of which: thinking collapsing)',
+      `${count(ours.unchangedRenders)} (${count(ours.collapseRenders)})`,
+      `${count(naive.unchangedRenders)} (–)`,
+      '',
+    ),
+    row(
+      'longest main-thread task',
+      formatMs(ours.longestTaskMs),
+      formatMs(naive.longestTaskMs),
+      x(ours.longestTaskMs, naive.longestTaskMs),
+    ),
+    row('long tasks (≥ 50 ms)', count(ours.longTasks), count(naive.longTasks), ''),
+    row(
+      'longest gap between two frames',
+      formatMs(ours.longestFrameGapMs),
+      formatMs(naive.longestFrameGapMs),
+      x(ours.longestFrameGapMs, naive.longestFrameGapMs),
+    ),
+    row(
+      'last byte → final DOM',
+      formatMs(ours.lastByteToDomMs),
+      formatMs(naive.lastByteToDomMs),
+      x(ours.lastByteToDomMs, naive.lastByteToDomMs),
+    ),
+    row(
+      'send → final DOM',
+      formatMs(ours.totalMs),
+      formatMs(naive.totalMs),
+      x(ours.totalMs, naive.totalMs),
+    ),
+    '',
+    `The answer: ${count(result.textDeltas)} text_delta events (${count(result.markdownChars)} characters ` +
+      `of GFM: headings, paragraphs with inline code, emphasis and links, lists, code fences, tables, ` +
+      `quotes), after a thinking block of ${count(result.thinkingDeltas)} thinking_delta events and a ` +
+      `signature_delta, and before a tool_use block of ${count(result.jsonDeltas)} input_json_delta ` +
+      `fragments: ${count(result.events)} events, ${(result.bytes / 1024).toFixed(0)} KB of SSE, ` +
+      'generated from a fixed seed (bench/render/src/sse.ts). Both contenders get these bytes from ' +
+      "the mock's `createMockFetch` at full speed (no pacing, one chunk per event), each read " +
+      'handed over in a task of its own as a network read would be (bench/render/src/net.ts). ' +
+      'The naive baseline (bench/render/src/naive.tsx) keeps the message in `useState`, appends ' +
+      'every delta, and renders the whole text with `<ReactMarkdown remarkPlugins={[remarkGfm]}>` ' +
+      'plus the thinking and the raw tool JSON as text. Production builds (Vite), headless ' +
+      `Chromium, a fresh page per run; ChatStream: median of ${plural(ours.runs, 'run')}, naive: ` +
+      `${plural(naive.runs, 'run')} (a 5,000-delta run takes about a minute; its figures are ` +
+      'totals over thousands of renders).',
+    '',
+    '- **Scripting time**: from a Chromium trace of the run (send to 100 ms after the final ' +
+      "DOM; categories toplevel, devtools.timeline, v8.execute): on the renderer's main thread, " +
+      'the time covered by JavaScript (FunctionCall, RunMicrotasks, EvaluateScript, compile, GC), ' +
+      'less the style, layout and paint it forced. Task time: all main-thread tasks in the same ' +
+      "trace (checked against CDP's TaskDuration). CDP `Performance.getMetrics` ScriptDuration " +
+      'is shown for reference only: it leaves out most promise jobs, where the stream is read ' +
+      'and reduced. Both contenders include the in-page mock and the per-read task hop: read to ' +
+      `its end with no rendering, the same response costs ${formatMs(network)} of scripting ` +
+      `(median of ${plural(result.network.runs.length, 'run')}), so the ratio understates the ` +
+      'difference in rendering alone.',
+    '- **Commits**: React DevTools global hook `onCommitFiberRoot`, one call per commit. On ' +
+      "react-dom's profiling build, a `<Profiler onRender>` around the app fired " +
+      `${count(result.profilerCheck.profilerCommits)} times for ${count(result.profilerCheck.commits)} ` +
+      'commits of ChatStream (the timed runs use the production build, where `onRender` never fires).',
+    '- **Commits per frame**: each commit is given to the frame that paints it: a commit made ' +
+      'inside an animation-frame callback (or the microtasks it queues) belongs to that frame, any ' +
+      'other to the next one (every `requestAnimationFrame` callback is wrapped to know).',
+    '- **Renders per block**: the hook walks every committed fiber tree as React DevTools does ' +
+      '(only subtrees React cloned; a component rendered if flagged `PerformedWork`, a host ' +
+      'element if it got new props). A content block is a `ContentBlockView` subtree (naive: ' +
+      'its thinking / markdown / tool element) and counts one render per commit in which anything ' +
+      'in it rendered. A markdown block is a top-level element of the rendered markdown, by DOM ' +
+      'node; it is finished once a later block exists, and any render after that re-rendered a ' +
+      'block that did not change. The walk runs in every measured run of both contenders (it ' +
+      "stops at top-level markdown elements). A content block whose data (the core's block object) is the " +
+      'same as at its previous render rendered for another reason: the only one by design is ' +
+      '`answerStarted`, when a finished thinking block collapses as the answer begins. ' +
+      'Per-block figures are medians; re-render counts the worst run.',
+    '- **Longest task**: the longest `ThreadControllerImpl::RunTask` on the renderer main ' +
+      "thread in the run's trace; long tasks: PerformanceObserver 'longtask' entries. Tracing " +
+      'costs a few microseconds per task and promise job, which weighs more on ChatStream (the ' +
+      "same ~5,500 network reads, little work each) than on the naive baseline's.",
+    '- **Last byte → final DOM**: from the moment the last chunk is handed to the reader to the ' +
+      "MutationObserver callback seeing the answer's `data-status` become `complete` (the final " +
+      'state committed; the page then checks the end of the thinking, the text and the tool ' +
+      'input are in the DOM).',
+  ];
+  return lines.join('\n');
+}
+
+export function renderTargets(result: RenderResult): Target[] {
+  const ours = figures(result.ours);
+  const naive = figures(result.naive);
+  const crowded = ours.crowdedFrames
+    .slice(0, 4)
+    .map(({ frame, commits }) => `${frame.join('+')} of ${commits}`)
+    .join(', ');
+  const speedup = naive.scriptingMs / ours.scriptingMs;
+  return [
+    {
+      name: 'Rendering: at most one React commit per animation frame (ChatStream)',
+      figure:
+        ours.maxCommitsPerFrame <= 1
+          ? `${count(ours.maxCommitsPerFrame)} at most (${count(ours.commits)} commits)`
+          : `${count(ours.maxCommitsPerFrame)} in a frame; frames with more than one: ${crowded}`,
+      pass: ours.maxCommitsPerFrame <= 1,
+    },
+    {
+      name: 'Rendering: unchanged blocks never re-render (ChatStream)',
+      figure:
+        `${count(ours.finishedRerenders)} renders of finished markdown blocks, ` +
+        `${count(ours.unexplainedRenders)} of content blocks whose data had not changed` +
+        (ours.collapseRenders > 0
+          ? ` (besides ${count(ours.collapseRenders)} of the finished thinking block collapsing when the answer started)`
+          : ''),
+      pass: ours.finishedRerenders === 0 && ours.unexplainedRenders === 0,
+    },
+    {
+      name: 'Rendering: at least 5× less scripting time than the naive baseline',
+      figure: `${speedup.toFixed(1)}× (${formatMs(ours.scriptingMs)} vs ${formatMs(naive.scriptingMs)})`,
+      pass: speedup >= 5,
+    },
+  ];
+}
