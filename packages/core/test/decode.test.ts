@@ -986,6 +986,25 @@ describe('toStreamEvent: the compact delta fast path', () => {
     );
   });
 
+  it.each([
+    ['text_delta', 'text'],
+    ['thinking_delta', 'thinking'],
+    ['input_json_delta', 'partial_json'],
+  ])('parses only the string literal of a compact %s, not the envelope', (type, field) => {
+    const data = JSON.stringify({
+      type: 'content_block_delta',
+      index: 12,
+      delta: { type, [field]: 'a "quoted" value' },
+    });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(toStreamEvent('content_block_delta', data)).toEqual(JSON.parse(data));
+      expect(parse.mock.calls[0]?.[0]).toBe(JSON.stringify('a "quoted" value'));
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('does not accept a value that is more than one string literal', () => {
     const data =
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":"b"}}';
