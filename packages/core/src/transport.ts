@@ -393,21 +393,39 @@ class Attempt {
     return { kind: 'stream', cause: { type: 'eof' } };
   }
 
-  /** Wraps a response body so each chunk restarts the idle clock and marks progress. */
+  /**
+   * Wraps a response body so each chunk restarts the idle clock and marks progress, and so
+   * the library sees every complete event: it drops a final event that lacks its blank
+   * line, where our decoder keeps it. Ending the body with one, also before a dropped
+   * connection's error, makes both transports agree (an empty event is skipped).
+   */
   private countBytes(response: Response): Response {
     if (response.body === null || !response.ok) return response;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, controller) => {
+    const reader = response.body.getReader();
+    let failure: { error: unknown } | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        // Erroring a stream discards what it still holds, so the closing blank line goes
+        // out on one read and the error on the next.
+        if (failure !== undefined) return controller.error(failure.error);
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            controller.enqueue(BLANK_LINE);
+            controller.close();
+            return;
+          }
           this.receivedBytes = true;
           this.touch();
-          controller.enqueue(chunk);
-        },
-        // The library drops a final event that lacks its blank line; our decoder keeps it.
-        // Ending the body with one makes both transports agree (an empty event is skipped).
-        flush: (controller) => controller.enqueue(BLANK_LINE),
-      }),
-    );
+          controller.enqueue(value);
+        } catch (error) {
+          if (this.controller.signal.aborted) return controller.error(error);
+          failure = { error };
+          controller.enqueue(BLANK_LINE);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,

@@ -394,6 +394,21 @@ export function describeTransportContract(
         20_000,
       );
 
+      it('a drop right after a whole last event, before its blank line, still delivers it', async () => {
+        // message_stop arrived whole; only its closing blank line was lost with the connection.
+        const prefix = textAnswer({ texts: ['Hi', ' there'] }).replace(/\n+$/, '\n');
+        const script = sendThen(prefix, 'destroy');
+        const srv = await serve(() => script.reply);
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          onEvent: script.onEvent,
+        });
+        expect(state.status).toBe('complete');
+        expect(textOf(state)).toBe('Hi there');
+        expect(srv.requests).toHaveLength(1);
+      });
+
       it('a tool input cut mid-way keeps its raw JSON and best-effort input', async () => {
         const text = fixtureText('truncated-mid-tool');
         const prefix = text.slice(0, indexInside(text, '06-14', 3));
