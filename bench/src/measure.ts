@@ -8,12 +8,25 @@ export interface Timing {
 
 export async function time(
   run: () => unknown | Promise<unknown>,
-  { runs = 5, warmup = 1 }: { runs?: number; warmup?: number } = {},
+  {
+    runs = 5,
+    warmup = 1,
+    collect = true,
+  }: {
+    runs?: number;
+    warmup?: number;
+    /**
+     * A full GC before each run, so one run's garbage is not collected during the next.
+     * Off where each measurement has a process of its own: there the forced GC shrinks the
+     * young generation, and a millisecond-long run then spends most of its time regrowing it.
+     */
+    collect?: boolean;
+  } = {},
 ): Promise<Timing> {
   for (let i = 0; i < warmup; i++) await run();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
+    if (collect) globalThis.gc?.();
     const started = performance.now();
     await run();
     samples.push(performance.now() - started);

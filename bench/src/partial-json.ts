@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { partialParse as sdkPartialParse } from '@anthropic-ai/sdk/_vendor/partial-json-parser/parser';
 import {
   createStreamState,
@@ -135,26 +137,73 @@ const SIZES = [
   ['100 KB', 100_000],
   ['1 MB', 1_000_000],
 ] as const;
-const SHAPES = [
-  ['file write', fileWriteInput],
-  ['edits array', editsInput],
-  ['records', recordsInput],
-] as const;
+const SHAPES = {
+  'file write': fileWriteInput,
+  'edits array': editsInput,
+  records: recordsInput,
+} as const;
+type Shape = keyof typeof SHAPES;
+
+/** One measurement: a contender (by index; -1 is one JSON.parse) on one input. */
+export interface CaseSpec {
+  readonly shape: Shape;
+  readonly bytes: number;
+  readonly every: number;
+  readonly contender: number;
+  readonly runs: number;
+  readonly warmup: number;
+}
+
+export async function measureCase(
+  spec: CaseSpec,
+): Promise<{ timing: Timing; correct: boolean; fragments: number; length: number }> {
+  const text = SHAPES[spec.shape](spec.bytes);
+  const parts = fragments(text, 1, 20);
+  const options = { runs: spec.runs, warmup: spec.warmup, collect: false };
+  const base = { fragments: parts.length, length: text.length };
+  if (spec.contender < 0) {
+    return { ...base, timing: await time(() => JSON.parse(text), options), correct: true };
+  }
+  const contender = contenders[spec.contender] as Contender;
+  let value: unknown;
+  const timing = await time(async () => {
+    value = await contender.read(parts, spec.every);
+  }, options);
+  return { ...base, timing, correct: JSON.stringify(value) === JSON.stringify(JSON.parse(text)) };
+}
+
+/**
+ * Runs one measurement in a fresh Node process. In one process the re-parsers' gigabytes
+ * of garbage and the JIT state other inputs leave behind landed on whoever ran next (our
+ * parser measured 3× slower there than alone); a process per measurement gives every
+ * contender the same clean start.
+ */
+function inChild(spec: CaseSpec): Promise<Awaited<ReturnType<typeof measureCase>>> {
+  const entry = fileURLToPath(new URL('./partial-json-case.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...process.execArgv, entry, JSON.stringify(spec)],
+      { maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
+  });
+}
 
 export async function benchPartialJson(
   log: (line: string) => void,
   { quick = false }: { quick?: boolean } = {},
 ): Promise<PartialJsonRow[]> {
   const rows: PartialJsonRow[] = [];
-  for (const [shape, make] of SHAPES) {
+  for (const shape of Object.keys(SHAPES) as Shape[]) {
     for (const [size, bytes] of SIZES) {
-      const text = make(bytes);
-      const expected = JSON.parse(text);
-      const parts = fragments(text, 1, 20);
-      const jsonParse = await time(() => JSON.parse(text), { runs: 21, warmup: 3 });
+      const parse = await inChild({ shape, bytes, every: 1, contender: -1, runs: 21, warmup: 3 });
       for (const every of [1, 16]) {
         const results: PartialJsonRow['results'][number][] = [];
-        for (const contender of contenders) {
+        for (const [index, contender] of contenders.entries()) {
           // Re-parsers run once per case, up to 100 KB: enough to show their quadratic curve
           // without an hour-long run.
           const skip = contender.quadratic && (bytes > 100_000 || (quick && bytes > 10_000));
@@ -167,18 +216,16 @@ export async function benchPartialJson(
             });
             continue;
           }
-          let value: unknown;
-          // Linear contenders get warm-up runs and a median of nine, so a JIT tier-up or a
-          // GC left over from the previous case does not land on one of them; re-parsers
-          // run once (seconds each, and warm within their first few hundred reads).
-          const runs = contender.quadratic ? 1 : quick ? 3 : 9;
-          const timing = await time(
-            async () => {
-              value = await contender.read(parts, every);
-            },
-            { runs, warmup: contender.quadratic ? 0 : 3 },
-          );
-          const correct = JSON.stringify(value) === JSON.stringify(expected);
+          // Linear contenders get warm-up runs and a median of fifteen; re-parsers run once
+          // (seconds each, and warm within their first few hundred reads).
+          const { timing, correct } = await inChild({
+            shape,
+            bytes,
+            every,
+            contender: index,
+            runs: contender.quadratic ? 1 : quick ? 3 : 15,
+            warmup: contender.quadratic ? 0 : 5,
+          });
           results.push({ name: contender.name, timing, correct, quadratic: contender.quadratic });
           log(
             `  ${shape} ${size} every ${every}: ${contender.name} ${formatMs(timing.ms)}${correct ? '' : ' (WRONG VALUE)'}`,
@@ -187,10 +234,10 @@ export async function benchPartialJson(
         rows.push({
           shape,
           size,
-          bytes: text.length,
-          fragments: parts.length,
+          bytes: parse.length,
+          fragments: parse.fragments,
           every,
-          jsonParse,
+          jsonParse: parse.timing,
           results,
         });
       }
