@@ -1,4 +1,4 @@
-import { seededRandom } from './measure.js';
+import { seededRandom } from './random.js';
 
 const WORDS =
   'the stream of tokens arrives quickly while a careful parser keeps every fragment and never loses what came before é 😀 "quoted" back\\slash tab\t'.split(

@@ -1,4 +1,4 @@
-import { seededRandom } from './measure.js';
+import { seededRandom } from './random.js';
 
 const SKUS = ['A-17', 'B-204', 'C-9', 'D-3310', 'E-42'];
 const TAGS = ['new', 'eu', 'gift', 'backorder', 'vip'];

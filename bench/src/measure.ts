@@ -1,5 +1,7 @@
 /** Timing helpers: medians of several runs, so one noisy run cannot flatter or sink a figure. */
 
+import { seededRandom } from './random.js';
+
 export interface Timing {
   /** Median wall time in milliseconds. */
   readonly ms: number;
@@ -43,18 +45,6 @@ export const formatMs = (ms: number): string =>
       : `${ms.toFixed(2)} ms`;
 
 export const ratio = (value: number, base: number): string => `${(value / base).toFixed(2)}×`;
-
-/** A seeded generator, so every run measures the same fragments. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Cuts text into fragments of min..max characters, like input_json_delta does. */
 export function fragments(text: string, min: number, max: number, seed = 1): string[] {

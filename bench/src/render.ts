@@ -14,57 +14,14 @@ import react from '@vitejs/plugin-react';
 import { type Browser, chromium } from 'playwright';
 import { build } from 'vite';
 import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
+import type { BlockRenders, Contender, RunStats } from '../render/src/stats.js';
 import { formatMs } from './measure.js';
 import type { Target } from './target.js';
 
 const PAGE_ROOT = fileURLToPath(new URL('../render/', import.meta.url));
 const OUT_DIR = join(PAGE_ROOT, 'dist');
 
-export type Contender = 'ours' | 'naive' | 'network';
-
-export interface BlockRenders {
-  readonly type: string;
-  readonly renders: number;
-  readonly rendersAfterComplete: number;
-  readonly unchangedRenders: number;
-  /** Why: the block view's changed props (`answerStarted`), `state`, or `parent` (naive). */
-  readonly unchangedBecause: Readonly<Record<string, number>>;
-}
-
-export interface RenderReport {
-  readonly commits: number;
-  readonly blocks: readonly BlockRenders[];
-  readonly markdown: {
-    readonly blocks: number;
-    readonly meanRenders: number;
-    readonly maxRenders: number;
-    readonly rendersAfterFinish: number;
-    readonly blocksRenderedAfterFinish: number;
-  };
-}
-
-/** What the page measured in one run (see bench/render/src/app.tsx). */
-export interface RunStats {
-  readonly contender: Contender;
-  readonly profiling: boolean;
-  readonly events: number;
-  readonly chunks: number;
-  readonly bytes: number;
-  readonly markdownChars: number;
-  readonly commits: number;
-  readonly profilerCommits: number;
-  readonly frames: number;
-  readonly maxCommitsPerFrame: number;
-  readonly framesOverOneCommit: number;
-  readonly crowdedFrames: readonly (readonly number[])[];
-  readonly longTasks: number;
-  readonly longestFrameGapMs: number;
-  readonly totalMs: number;
-  readonly streamMs: number;
-  readonly lastByteToDomMs: number;
-  readonly verified: boolean;
-  readonly renders: RenderReport;
-}
+export type { Contender, RenderReport, RunStats } from '../render/src/stats.js';
 
 /** One run: the page's figures and the browser's (trace, CDP metrics), send to settled. */
 export interface Measured extends TraceFigures {

@@ -8,42 +8,11 @@ import { ChatStream, ContentBlockView, createChatStore } from '@message-stream/r
 import '@message-stream/react/styles.css';
 import { Profiler, type ReactElement } from 'react';
 import type { Root } from 'react-dom/client';
-import type { Probe, RenderReport } from './hook.js';
+import type { Probe } from './hook.js';
 import { NaiveChat } from './naive.js';
 import { benchFetch, type NetTimes } from './net.js';
 import { answerStream, SENTINELS } from './sse.js';
-
-export interface RunStats {
-  readonly contender: string;
-  readonly profiling: boolean;
-  readonly events: number;
-  readonly chunks: number;
-  readonly bytes: number;
-  readonly markdownChars: number;
-  /** Commits from the send to the end of the settle time. */
-  readonly commits: number;
-  /** `<Profiler onRender>` calls in the same window (profiling build only, else 0). */
-  readonly profilerCommits: number;
-  readonly frames: number;
-  readonly maxCommitsPerFrame: number;
-  /** Frames with more than one commit. */
-  readonly framesOverOneCommit: number;
-  /** The commits (numbered from 1) of each frame that painted more than one. */
-  readonly crowdedFrames: readonly (readonly number[])[];
-  /** PerformanceObserver 'longtask' entries (50 ms or more). */
-  readonly longTasks: number;
-  /** The longest gap between two animation frames: the worst visible stall. */
-  readonly longestFrameGapMs: number;
-  /** Send to the final DOM. */
-  readonly totalMs: number;
-  /** First byte to last byte handed to the reader. */
-  readonly streamMs: number;
-  /** Last byte handed to the reader to the final answer's DOM (status complete committed). */
-  readonly lastByteToDomMs: number;
-  /** The final DOM holds the end of the thinking, the text and the tool input. */
-  readonly verified: boolean;
-  readonly renders: RenderReport;
-}
+import type { RunStats } from './stats.js';
 
 export interface Bench {
   run(): Promise<RunStats>;

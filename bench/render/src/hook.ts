@@ -17,6 +17,8 @@
  *   exists; any render after that is a re-render of a block that did not change.
  */
 
+import type { RenderReport } from './stats.js';
+
 interface Fiber {
   tag: number;
   key: string | null;
@@ -41,40 +43,6 @@ const COMPONENT_TAGS: ReadonlySet<number> = new Set([0, 1, 11, 14, 15]);
 const MARKDOWN_ROOTS = ['ms-markdown', 'naive-markdown'];
 const hasClass = (className: string, name: string): boolean =>
   ` ${className} `.includes(` ${name} `);
-
-export interface BlockRenders {
-  /** The block's type (`thinking`, `text`, `tool_use`). */
-  readonly type: string;
-  /** Commits in which something in the block rendered (its first render included). */
-  readonly renders: number;
-  /** Renders after the commit that showed it complete. */
-  readonly rendersAfterComplete: number;
-  /** Renders whose block data (the core's block object, or the text) had not changed. */
-  readonly unchangedRenders: number;
-  /**
-   * Why those happened: the props of the block view that changed (`answerStarted`: the answer
-   * began, a thinking block collapses), `state` (a component inside rendered on its own), or
-   * `parent` (the naive baseline renders everything on every delta).
-   */
-  readonly unchangedBecause: Readonly<Record<string, number>>;
-}
-
-export interface MarkdownRenders {
-  /** Top-level markdown elements that were ever in the final DOM. */
-  readonly blocks: number;
-  readonly meanRenders: number;
-  readonly maxRenders: number;
-  /** Renders of elements that already had a later sibling (finished blocks), in total. */
-  readonly rendersAfterFinish: number;
-  /** Elements rendered at least once after they were finished. */
-  readonly blocksRenderedAfterFinish: number;
-}
-
-export interface RenderReport {
-  readonly commits: number;
-  readonly blocks: readonly BlockRenders[];
-  readonly markdown: MarkdownRenders;
-}
 
 export interface Probe {
   /** Every commit of every root since the page loaded. */

@@ -5,17 +5,7 @@
  * a tool_use block whose input arrives as input_json_delta fragments.
  */
 
-/** A seeded generator (mulberry32), so every run streams the same bytes. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/random.js';
 
 /** Strings the final DOM must contain: the end of each block arrived and was rendered. */
 export const SENTINELS = {
