@@ -34,17 +34,20 @@ function cleanBlock(block: ContentBlock): ContentBlockParam {
   return block;
 }
 
+/** One turn as a Messages API message, or null when it leaves nothing to send. */
+export function toMessageParam(turn: Turn): MessageParam | null {
+  if (turn.role === 'user') return { role: 'user', content: turn.content };
+  const content = sendableContent(turn);
+  // An answer that failed before saying anything leaves no trace in the history.
+  return content.length > 0 ? { role: 'assistant', content } : null;
+}
+
 /** The Messages API `messages` for a conversation. */
 export function toMessageParams(turns: readonly Turn[]): MessageParam[] {
   const messages: MessageParam[] = [];
   for (const turn of turns) {
-    if (turn.role === 'user') {
-      messages.push({ role: 'user', content: turn.content });
-      continue;
-    }
-    const content = sendableContent(turn);
-    // An answer that failed before saying anything leaves no trace in the history.
-    if (content.length > 0) messages.push({ role: 'assistant', content });
+    const message = toMessageParam(turn);
+    if (message !== null) messages.push(message);
   }
   return messages;
 }

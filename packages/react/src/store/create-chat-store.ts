@@ -14,7 +14,7 @@ import {
 } from '@message-stream/core';
 import { persist } from 'zustand/middleware';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { clientToolCalls, toMessageParams, toolResultsTurn } from './conversation.js';
+import { clientToolCalls, toMessageParam, toolResultsTurn } from './conversation.js';
 import { throttledStorage } from './persist-storage.js';
 import { createScheduler } from './scheduler.js';
 import type {
@@ -88,6 +88,25 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   let options = initialOptions;
   /** The stream in flight, if any. One at a time per conversation. */
   let inFlight: AbortController | null = null;
+  /**
+   * What each turn was first sent as. Later requests and resume repeat exactly that, even
+   * when the turn changed since (an answer aborted by the next question settles after that
+   * question went out; a tool result can arrive late): the history the API saw stays the
+   * history, and one message per turn is kept, not one copy of the history per answer.
+   */
+  const sentAs = new Map<string, MessageParam | null>();
+  const historyOf = (turns: readonly Turn[]): MessageParam[] => {
+    const messages: MessageParam[] = [];
+    for (const turn of turns) {
+      let message = sentAs.get(turn.id);
+      if (message === undefined) {
+        message = toMessageParam(turn);
+        sentAs.set(turn.id, message);
+      }
+      if (message !== null) messages.push(message);
+    }
+    return messages;
+  };
 
   const creator: StateCreator<ChatState> = (set, get) => {
     /** Replaces one assistant turn (by id) in the current turns. */
@@ -160,7 +179,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       else if (continuesPausedTurn(final, roundtrip) && get().turns.at(-1)?.id === id) {
         // A long server-tool turn paused by the API: sending the answer back as it is lets
         // the model carry on (the API's own instruction for `pause_turn`).
-        await answer(toMessageParams(get().turns), roundtrip + 1);
+        await answer(historyOf(get().turns), roundtrip + 1);
       }
     };
 
@@ -261,7 +280,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       if (calls.length === 0 || !done) return;
       const results: UserTurn = toolResultsTurn(newId('tools'), calls, turn.toolResults);
       set((state) => ({ turns: [...state.turns, results] }));
-      await answer(toMessageParams(get().turns), roundtrip);
+      await answer(historyOf(get().turns), roundtrip);
     };
 
     const lastAnswer = (): AssistantTurn | undefined => {
@@ -278,7 +297,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         inFlight?.abort();
         const turn: UserTurn = { id: newId('user'), role: 'user', content };
         set((state) => ({ turns: [...state.turns, turn], status: 'submitted', error: null }));
-        await answer(toMessageParams(get().turns), 0);
+        await answer(historyOf(get().turns), 0);
       },
 
       stop() {
@@ -291,7 +310,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (!turn || inFlight !== null || !canResume(turn.stream)) return;
         const base = turn.stream;
         const turns = get().turns;
-        const history = toMessageParams(turns.slice(0, turns.indexOf(turn)));
+        const history = historyOf(turns.slice(0, turns.indexOf(turn)));
         const request = continuationRequest(
           { ...turn.request, messages: history },
           base,
@@ -307,9 +326,10 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (!turn) return;
         inFlight?.abort();
         set((state) => ({ turns: state.turns.filter((t) => t.id !== turn.id) }));
+        sentAs.delete(turn.id);
         // From the conversation as it now stands (an answer loaded from history has no
         // request of its own to repeat).
-        await answer(toMessageParams(get().turns), 0);
+        await answer(historyOf(get().turns), 0);
       },
 
       async addToolResult(toolUseId, result, resultOptions) {
@@ -334,11 +354,13 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
       setMessages(messages) {
         inFlight?.abort();
+        sentAs.clear();
         set({ turns: userTurnsFrom(messages), status: 'idle', error: null });
       },
 
       reset() {
         inFlight?.abort();
+        sentAs.clear();
         set({ turns: [], status: 'idle', error: null });
       },
     };

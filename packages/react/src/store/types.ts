@@ -29,10 +29,10 @@ export interface AssistantTurn {
   readonly role: 'assistant';
   /**
    * The request parameters that started this answer (model, max_tokens, system, tools, …).
-   * Its `messages` were the turns before it; resume rebuilds them from those turns, so a
-   * long conversation holds (and persists) one history, not a copy per answer. Resume
-   * always builds its continuation from this original request, however many times the
-   * answer was interrupted.
+   * Its `messages` were the turns before it, as each was first sent; resume sends them the
+   * same way, so a long conversation holds (and persists) one history, not a copy per
+   * answer. Resume always builds its continuation from this original request, however many
+   * times the answer was interrupted.
    */
   readonly request: RequestDefaults;
   /** The stream state; after a resume, the merged state of every attempt. */

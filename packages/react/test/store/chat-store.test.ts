@@ -208,6 +208,34 @@ describe('createChatStore: stop, resume, retry', () => {
     expect(continuation.length).toBeGreaterThan(asked.length);
   });
 
+  it('resume repeats the history as it was sent, even when an earlier answer settled after', async () => {
+    const thinking = fixture('spec-thinking');
+    const text = fixture('text-pings');
+    const full = textOf(await accumulate(text));
+    const { fetch, requests } = scriptedFetch(
+      () => sse(thinking, { cutAt: offsetAfter(thinking, '"thinking_delta"', 1), hang: true }),
+      () => sse(text, { cutAt: offsetAfter(text, 'text_delta', 6) }),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    void store.getState().send('First');
+    await vi.waitFor(() =>
+      expect(lastAnswer(store.getState()).stream.message?.content).toHaveLength(1),
+    );
+    // The second question goes out with the first answer as it then stood (a thought in
+    // progress); stopping it afterwards settles that answer differently.
+    await store.getState().send('Second');
+    expect(store.getState().status).toBe('interrupted');
+    const asked = requests[1]?.body.messages as unknown[];
+    expect(asked).toHaveLength(3);
+
+    const partial = textOf(lastAnswer(store.getState()).stream);
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    store.setOptions({ request, fetch: resumed.fetch, batch: false });
+    await store.getState().resume();
+    const continuation = resumed.requests[0]?.body.messages as unknown[];
+    expect(continuation.slice(0, asked.length)).toEqual(asked);
+  });
+
   it('retry regenerates the last answer from the same request', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(fixture('max-tokens')),
