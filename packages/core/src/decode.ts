@@ -158,6 +158,17 @@ function parseCompactDelta(data: string): StreamEvent | undefined {
 }
 
 /**
+ * An event dispatched only because the stream ended: if its data is not readable, the
+ * likely reason is that the stream was cut inside it, and the diagnostic says so.
+ */
+export function asLastEvent(event: StreamEvent): StreamEvent {
+  if (event.type === 'invalid_event') {
+    event.reason = `stream truncated: the last event ended without its blank line and its ${event.reason}`;
+  }
+  return event;
+}
+
+/**
  * The incremental, synchronous core, for transports that receive chunks themselves.
  *
  * One instance decodes one stream. After {@link EventStreamDecoder.end} it is back in its
@@ -221,11 +232,7 @@ export class EventStreamDecoder {
       this.line(line, 0, line.length, out);
     }
     if (this.hasData) {
-      const event = toStreamEvent(this.eventName, this.data);
-      if (event.type === 'invalid_event') {
-        event.reason = `stream truncated: the last event ended without its blank line and its ${event.reason}`;
-      }
-      out.push(event);
+      out.push(asLastEvent(toStreamEvent(this.eventName, this.data)));
     }
     this.atStart = true;
     this.skipLF = false;

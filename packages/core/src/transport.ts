@@ -1,5 +1,5 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { EventStreamDecoder, openChunkSource, toStreamEvent } from './decode.js';
+import { asLastEvent, EventStreamDecoder, openChunkSource, toStreamEvent } from './decode.js';
 import { type EndCause, endStream } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import type { MessageRequest, StreamEvent } from './protocol.js';
@@ -231,6 +231,9 @@ class Attempt {
   readonly controller = new AbortController();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private idled = false;
+  private disposed = false;
+  /** The body wrapper added the blank line that ends the stream's last event. */
+  private endedByUs = false;
   /** Bytes of an accepted (2xx, event-stream) answer have arrived: no more retries. */
   receivedBytes = false;
   private readonly unlink: () => void;
@@ -249,6 +252,8 @@ class Attempt {
 
   /** Restarts the idle clock; called for every chunk of bytes. */
   touch(): void {
+    // A body read after the attempt ended (the library drains it) must not re-arm the clock.
+    if (this.disposed) return;
     const ms = this.options.idleTimeoutMs ?? 60_000;
     if (!(ms > 0) || ms === Number.POSITIVE_INFINITY) return;
     clearTimeout(this.idleTimer);
@@ -259,6 +264,7 @@ class Attempt {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.idleTimer);
     this.unlink();
   }
@@ -378,9 +384,14 @@ class Attempt {
       // The default accepts any status with the right content type.
       onopen: (response) => this.accept(response),
       onmessage: (message) => {
+        // The library goes on reading after an abort; nothing after it is delivered (the
+        // plain-fetch path stops at once, mid-chunk included).
+        if (this.controller.signal.aborted) return;
         // The library dispatches at every blank line, even one that only closes a comment;
         // an event without data carries nothing (WHATWG does not dispatch it either).
-        if (message.data !== '') onEvent(toStreamEvent(message.event || null, message.data));
+        if (message.data === '') return;
+        const event = toStreamEvent(message.event || null, message.data);
+        onEvent(this.endedByUs ? asLastEvent(event) : event);
       },
       // Rethrowing stops the library's own retries (it retries forever otherwise); ours
       // decide, and only before the first byte.
@@ -408,9 +419,15 @@ class Attempt {
         // Erroring a stream discards what it still holds, so the closing blank line goes
         // out on one read and the error on the next.
         if (failure !== undefined) return controller.error(failure.error);
+        const aborted = () => this.controller.signal.aborted;
         try {
           const { done, value } = await reader.read();
+          if (aborted()) {
+            void reader.cancel().catch(() => {});
+            return controller.error(this.controller.signal.reason);
+          }
           if (done) {
+            this.endedByUs = true;
             controller.enqueue(BLANK_LINE);
             controller.close();
             return;
@@ -419,8 +436,9 @@ class Attempt {
           this.touch();
           controller.enqueue(value);
         } catch (error) {
-          if (this.controller.signal.aborted) return controller.error(error);
+          if (aborted()) return controller.error(error);
           failure = { error };
+          this.endedByUs = true;
           controller.enqueue(BLANK_LINE);
         }
       },

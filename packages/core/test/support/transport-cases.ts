@@ -409,6 +409,30 @@ export function describeTransportContract(
         expect(srv.requests).toHaveLength(1);
       });
 
+      it('a cut inside the last event is reported the same way on both paths', async () => {
+        const text = textAnswer({ texts: ['Hi', ' there'] });
+        const prefix = text.slice(0, text.lastIndexOf('"text_delta"') + 5);
+        const run = async (transport?: 'fetch') => {
+          const script = sendThen(prefix, 'destroy');
+          const srv = await serve(() => script.reply);
+          return streamMessage(REQUEST, {
+            ...BASE,
+            endpoint: srv.endpoint,
+            onEvent: script.onEvent,
+            ...(transport ? { transport } : {}),
+          });
+        };
+        const viaFetch = await run('fetch');
+        const viaDefault = await run();
+        expect(viaFetch.status).toBe('interrupted');
+        expect(viaDefault.status).toBe('interrupted');
+        const truncated = (state: StreamState) =>
+          state.diagnostics.filter((d) => d.message.includes('stream truncated'));
+        expect(truncated(viaFetch)).toHaveLength(1);
+        expect(viaDefault.diagnostics).toEqual(viaFetch.diagnostics);
+        expect(toMessage(viaDefault)).toEqual(toMessage(viaFetch));
+      });
+
       it('a tool input cut mid-way keeps its raw JSON and best-effort input', async () => {
         const text = fixtureText('truncated-mid-tool');
         const prefix = text.slice(0, indexInside(text, '06-14', 3));
@@ -661,6 +685,24 @@ export function describeTransportContract(
           ]);
           expect(closed).toBe('closed');
         }
+      });
+
+      it('from a callback: nothing more is delivered, mid-chunk included', async () => {
+        // The whole answer in one write, so the events after the abort sit in the same chunk.
+        const srv = await serve(() => ({ body: textAnswer({ texts: ['a', 'b', 'c'] }) }));
+        const controller = new AbortController();
+        const seen: string[] = [];
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          signal: controller.signal,
+          onEvent: (event) => {
+            seen.push(event.type);
+            if (event.type === 'content_block_start') controller.abort();
+          },
+        });
+        expect(state.status).toBe('aborted');
+        expect(seen).toEqual(['message_start', 'content_block_start']);
       });
 
       it('after completion: the state stays complete', async () => {
