@@ -33,7 +33,10 @@ export interface ConversationResult {
   readonly retained: number;
   /** Retained heap along the way (one run). */
   readonly checkpoints: ReadonlyArray<{ readonly answers: number; readonly retained: number }>;
-  /** Of `retained`, what the turns' `request` objects (each a copy of the history) hold. */
+  /**
+   * Of `retained`, what the turns' `request` objects hold. They held a copy of the history
+   * each (quadratic) until the store kept one message per turn; the row shows it stays so.
+   */
   readonly requests: number;
   /** The same answers as accumulate's final states in an array, texts read once: the floor. */
   readonly states: number;
@@ -394,7 +397,7 @@ export function memoryTable(result: MemoryResult): string {
     '| what is held | retained heap | per answer | × answer bytes |',
     '| --- | --- | --- | --- |',
     `| the store after ${c.answers} answers (${verdict(c.problems)}) | ${mb(c.retained)} | ${per(c.retained)} | ${times(c.retained, c.textBytes)} |`,
-    `| … of which the turns' \`request\` (each a copy of the history before it) | ${mb(c.requests)} | ${per(c.requests)} | ${times(c.requests, c.textBytes)} |`,
+    `| … of which the turns' \`request\` parameters (no history copies) | ${mb(c.requests)} | ${per(c.requests)} | ${times(c.requests, c.textBytes)} |`,
     `| the same answers as ${c.answers} accumulate states in an array, texts read once | ${mb(c.states)} | ${per(c.states)} | ${times(c.states, c.textBytes)} |`,
     `| the answers' text (UTF-8) | ${mb(c.textBytes)} | ${per(c.textBytes)} | 1.00× |`,
     '',

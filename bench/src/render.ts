@@ -344,6 +344,13 @@ export async function benchRender(
       }
     }
     const profiled = await runOnce(browser, url, 'ours', { ...query, profiling: '1' });
+    // The commit counts behind the per-frame target come from the DevTools hook; React's
+    // own Profiler must agree, or those counts cannot be trusted.
+    if (profiled.stats.profilerCommits !== profiled.stats.commits) {
+      throw new Error(
+        `The DevTools hook counted ${profiled.stats.commits} commits, React's Profiler ${profiled.stats.profilerCommits}`,
+      );
+    }
     const first = measured.ours[0]?.stats;
     if (!first) throw new Error('No runs');
     return {

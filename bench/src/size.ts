@@ -28,13 +28,13 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
 };
 
 /**
- * What CI enforces: the budget where a package meets it. Core does not yet (14.0 kB against
+ * What CI enforces: the budget where a package meets it. Core does not yet (14.1 kB against
  * 8 kB, reported as a miss in BENCHMARKS.md), so until it is trimmed CI holds it to a
- * ceiling at today's size (13,997 B, rounded up to the next 0.2 kB): it may only shrink.
- * Lower this as it does; never raise it.
+ * ceiling at its size when the limit was set (14,068 B), rounded up to the next 0.1 kB: at
+ * most 32 B of headroom. Lower this as core shrinks; raising it needs a reason in the commit.
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
-  '@message-stream/core': 14_200,
+  '@message-stream/core': 14_100,
   '@message-stream/react': SIZE_BUDGETS['@message-stream/react'] as number,
 };
 
