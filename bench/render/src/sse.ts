@@ -5,6 +5,7 @@
  * a tool_use block whose input arrives as input_json_delta fragments.
  */
 
+import { sseEvent } from '@message-stream/mock';
 import { seededRandom } from '../../src/random.js';
 
 /** Strings the final DOM must contain: the end of each block arrived and was rendered. */
@@ -198,9 +199,6 @@ export interface Answer {
   readonly jsonDeltas: number;
 }
 
-const line = (type: string, data: unknown): string =>
-  `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-
 export function answerStream(options: AnswerOptions): Answer {
   const seed = options.seed ?? 1;
   const chars = options.charsPerDelta ?? 6;
@@ -208,7 +206,7 @@ export function answerStream(options: AnswerOptions): Answer {
   const thinking = thinkingText(options.thinkingDeltas * 8, seed + 1);
   const input = toolInput(options.jsonDeltas * 16, seed + 2);
   const parts: string[] = [
-    line('message_start', {
+    sseEvent({
       type: 'message_start',
       message: {
         id: 'msg_bench_render',
@@ -221,7 +219,7 @@ export function answerStream(options: AnswerOptions): Answer {
         usage: { input_tokens: 1200, output_tokens: 1 },
       },
     }),
-    line('content_block_start', {
+    sseEvent({
       type: 'content_block_start',
       index: 0,
       content_block: { type: 'thinking', thinking: '', signature: '' },
@@ -229,7 +227,7 @@ export function answerStream(options: AnswerOptions): Answer {
   ];
   for (const piece of cut(thinking, options.thinkingDeltas, seed + 3)) {
     parts.push(
-      line('content_block_delta', {
+      sseEvent({
         type: 'content_block_delta',
         index: 0,
         delta: { type: 'thinking_delta', thinking: piece },
@@ -237,13 +235,13 @@ export function answerStream(options: AnswerOptions): Answer {
     );
   }
   parts.push(
-    line('content_block_delta', {
+    sseEvent({
       type: 'content_block_delta',
       index: 0,
       delta: { type: 'signature_delta', signature: 'EqQBCkgIARABGAIiQL2benchSignature' },
     }),
-    line('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    line('content_block_start', {
+    sseEvent({ type: 'content_block_stop', index: 0 }),
+    sseEvent({
       type: 'content_block_start',
       index: 1,
       content_block: { type: 'text', text: '' },
@@ -251,7 +249,7 @@ export function answerStream(options: AnswerOptions): Answer {
   );
   for (const piece of cut(markdown, options.textDeltas, seed + 4)) {
     parts.push(
-      line('content_block_delta', {
+      sseEvent({
         type: 'content_block_delta',
         index: 1,
         delta: { type: 'text_delta', text: piece },
@@ -259,8 +257,8 @@ export function answerStream(options: AnswerOptions): Answer {
     );
   }
   parts.push(
-    line('content_block_stop', { type: 'content_block_stop', index: 1 }),
-    line('content_block_start', {
+    sseEvent({ type: 'content_block_stop', index: 1 }),
+    sseEvent({
       type: 'content_block_start',
       index: 2,
       content_block: { type: 'tool_use', id: 'toolu_bench_render', name: 'save_report', input: {} },
@@ -268,7 +266,7 @@ export function answerStream(options: AnswerOptions): Answer {
   );
   for (const piece of cut(input, options.jsonDeltas, seed + 5)) {
     parts.push(
-      line('content_block_delta', {
+      sseEvent({
         type: 'content_block_delta',
         index: 2,
         delta: { type: 'input_json_delta', partial_json: piece },
@@ -276,13 +274,13 @@ export function answerStream(options: AnswerOptions): Answer {
     );
   }
   parts.push(
-    line('content_block_stop', { type: 'content_block_stop', index: 2 }),
-    line('message_delta', {
+    sseEvent({ type: 'content_block_stop', index: 2 }),
+    sseEvent({
       type: 'message_delta',
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { output_tokens: options.textDeltas + options.thinkingDeltas + options.jsonDeltas },
     }),
-    line('message_stop', { type: 'message_stop' }),
+    sseEvent({ type: 'message_stop' }),
   );
   return {
     sse: parts.join(''),

@@ -61,4 +61,4 @@ export {
   detectContinuation,
 } from './resume.js';
 export { formatScenario, parseScenario, type Scenario, ScenarioError } from './scenario.js';
-export { type FixtureHeader, parseFixtureHeader } from './sse.js';
+export { type FixtureHeader, parseFixtureHeader, sseEvent } from './sse.js';

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
+import { sseEvent } from '@message-stream/mock';
 import type { StreamError } from '../../src/errors.js';
 import type { MessageRequest } from '../../src/protocol.js';
 
@@ -52,8 +53,7 @@ export function indexInside(text: string, marker: string, offset: number, from =
 // ---------------------------------------------------------------------------------------
 // SSE builders
 
-export const sseEvent = (data: { type: string } & Record<string, unknown>): string =>
-  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+export { sseEvent };
 
 /** A whole, well-formed answer: one text block streamed as `texts`. */
 export function textAnswer(options: {

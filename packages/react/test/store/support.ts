@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { sseEvent } from '@message-stream/mock';
 
 const fixturesDir = join(
   dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
@@ -73,7 +74,7 @@ export function offsetAfter(text: string, needle: string, n = 1): number {
 
 /** A text stream answering with exactly `text`, in a few deltas. */
 export function textAnswer(text: string, id = 'msg_cont'): string {
-  const events: unknown[] = [
+  const events: Parameters<typeof sseEvent>[0][] = [
     {
       type: 'message_start',
       message: {
@@ -105,7 +106,5 @@ export function textAnswer(text: string, id = 'msg_cont'): string {
     },
     { type: 'message_stop' },
   );
-  return events
-    .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
-    .join('');
+  return events.map(sseEvent).join('');
 }
