@@ -1,3 +1,4 @@
+import { sseEvent } from '@message-stream/mock';
 import { describe, expect, it } from 'vitest';
 import {
   accumulate,
@@ -9,34 +10,13 @@ import {
   streamMessage,
   toMessage,
 } from '../src/index.js';
+import { blockStart, messageStart, text as textDelta } from './support/events.js';
 
-const start: StreamEvent = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-opus-5',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  },
-};
-const textStart: StreamEvent = {
-  type: 'content_block_start',
-  index: 0,
-  content_block: { type: 'text', text: '' },
-};
-const text = (t: string): StreamEvent => ({
-  type: 'content_block_delta',
-  index: 0,
-  delta: { type: 'text_delta', text: t },
-});
+const start = messageStart();
+const textStart = blockStart(0, { type: 'text', text: '' });
+const text = (t: string): StreamEvent => textDelta(0, t);
 const sse = (events: unknown[]) =>
-  events
-    .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
-    .join('');
+  events.map((e) => sseEvent(e as Parameters<typeof sseEvent>[0])).join('');
 
 describe('message_delta cannot break the message', () => {
   it('ignores fields that would replace the content, usage or identity', async () => {
