@@ -11,8 +11,7 @@ import { JSONParser as StreamParser } from '@streamparser/json';
 import { parsePartialJson as aiParsePartialJson } from 'ai';
 import { parse as bestEffortParse } from 'best-effort-json-parser';
 import { Allow, parse as partialJsonParse } from 'partial-json';
-import { editsInput, fileWriteInput } from './data.js';
-import { recordsInput } from './json-shapes.js';
+import { editsInput, fileWriteInput, recordsInput } from './data.js';
 import { formatMs, fragments, ratio, type Timing, time } from './measure.js';
 
 bestEffortParse.onExtraToken = () => {};
@@ -142,7 +141,8 @@ const SHAPES = {
   'edits array': editsInput,
   records: recordsInput,
 } as const;
-type Shape = keyof typeof SHAPES;
+export type Shape = keyof typeof SHAPES;
+export const SHAPE_NAMES = Object.keys(SHAPES) as Shape[];
 
 /** One measurement: a contender (by index; -1 is one JSON.parse) on one input. */
 export interface CaseSpec {
@@ -198,7 +198,7 @@ export async function benchPartialJson(
   { quick = false }: { quick?: boolean } = {},
 ): Promise<PartialJsonRow[]> {
   const rows: PartialJsonRow[] = [];
-  for (const shape of Object.keys(SHAPES) as Shape[]) {
+  for (const shape of SHAPE_NAMES) {
     for (const [size, bytes] of SIZES) {
       const parse = await inChild({ shape, bytes, every: 1, contender: -1, runs: 21, warmup: 3 });
       for (const every of [1, 16]) {

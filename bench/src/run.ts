@@ -5,7 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchMemory, memoryTable } from './memory.js';
-import { benchPartialJson, type PartialJsonRow, partialJsonTable } from './partial-json.js';
+import {
+  benchPartialJson,
+  type PartialJsonRow,
+  partialJsonTable,
+  SHAPE_NAMES,
+} from './partial-json.js';
 import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { benchRender, renderTable, renderTargets } from './render.js';
 import { formatKb, measureSizes, SIZE_LIMITS, sizeTable, sizeTargets } from './size.js';
@@ -27,7 +32,7 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
   const targets: Target[] = [];
   const find = (shape: string, size: string) =>
     rows.find((r) => r.shape === shape && r.size === size && r.every === 1);
-  for (const shape of ['file write', 'edits array', 'records']) {
+  for (const shape of SHAPE_NAMES) {
     const small = find(shape, '100 KB');
     const large = find(shape, '1 MB');
     const smallMs = small?.results[0]?.timing?.ms;
@@ -49,7 +54,7 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
       pass: overParse <= 40 && correct,
     });
   }
-  for (const shape of ['file write', 'edits array', 'records']) {
+  for (const shape of SHAPE_NAMES) {
     const row = find(shape, '100 KB');
     const oursMs = row?.results[0]?.timing?.ms;
     const correct = row?.results[0]?.correct === true;
