@@ -239,12 +239,9 @@ export class PartialJsonParser {
         if (f.isArray) {
           const items = f.value as unknown[];
           f.snapshot = hasChild ? items.concat([child]) : items.slice();
-        } else if (f.hasProtoKey) {
-          const copy = { ...(f.value as JsonObject) };
-          if (hasChild) setProperty(copy, f.key, child);
-          f.snapshot = copy;
         } else {
-          const copy = Object.assign({}, f.value as JsonObject);
+          const live = f.value as JsonObject;
+          const copy = f.hasProtoKey ? { ...live } : Object.assign({}, live);
           if (hasChild) setProperty(copy, f.key, child);
           f.snapshot = copy;
         }
