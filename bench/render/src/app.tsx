@@ -10,7 +10,7 @@ import { Profiler, type ReactElement } from 'react';
 import type { Root } from 'react-dom/client';
 import type { Probe } from './hook.js';
 import { NaiveChat } from './naive.js';
-import { benchFetch, type NetTimes } from './net.js';
+import { benchFetch, type NetTimes, requestAnswer } from './net.js';
 import { answerStream, SENTINELS } from './sse.js';
 import type { RunStats } from './stats.js';
 
@@ -20,16 +20,7 @@ export interface Bench {
 
 /** Reads a response to its end and does nothing with it. */
 async function drain(fetchImpl: typeof fetch): Promise<void> {
-  const response = await fetchImpl('/v1/messages', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'claude-opus-5',
-      max_tokens: 16384,
-      stream: true,
-      messages: [{ role: 'user', content: 'Write the rendering report.' }],
-    }),
-  });
+  const response = await requestAnswer(fetchImpl);
   const reader = response.body?.getReader();
   if (reader === undefined) throw new Error('No body');
   while (!(await reader.read()).done) {}

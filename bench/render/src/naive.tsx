@@ -7,6 +7,7 @@
 import { type ReactElement, useEffect, useState } from 'react';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { requestAnswer } from './net.js';
 
 interface NaiveMessage {
   readonly thinking: string;
@@ -66,16 +67,7 @@ export function NaiveChat({ fetch: fetchImpl, onReady }: NaiveChatProps): ReactE
     };
 
     const stream = async () => {
-      const response = await fetchImpl('/v1/messages', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: 'claude-opus-5',
-          max_tokens: 16384,
-          stream: true,
-          messages: [{ role: 'user', content: 'Write the rendering report.' }],
-        }),
-      });
+      const response = await requestAnswer(fetchImpl);
       if (response.body === null) throw new Error('No body');
       const reader = response.body.getReader();
       const decoder = new TextDecoder();

@@ -67,3 +67,16 @@ export function benchFetch(sse: string, times: NetTimes): typeof fetch {
   const mock = createMockFetch({ fixtures: { [FIXTURE]: sse }, scenario: FIXTURE, speed: 'fast' });
   return async (input, init) => perTaskReads(await mock(input, init), times);
 }
+
+/** The request both contenders send: the answer is the same whatever it says. */
+export const requestAnswer = (fetchImpl: typeof fetch): Promise<Response> =>
+  fetchImpl('/v1/messages', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'claude-opus-5',
+      max_tokens: 16384,
+      stream: true,
+      messages: [{ role: 'user', content: 'Write the rendering report.' }],
+    }),
+  });
