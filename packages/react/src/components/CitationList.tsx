@@ -3,6 +3,7 @@ import { memo, type ReactElement, useId } from 'react';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr } from './format.js';
+import { SourceTitle } from './SourceTitle.js';
 
 export interface CitationListProps {
   /** The text block's citations, in the order they arrived. */
@@ -42,18 +43,7 @@ export const CitationList = memo(function CitationList({
       <ol className="ms-citations__list" aria-labelledby={labelId}>
         {views.map((view) => (
           <li key={view.key} className="ms-citations__item">
-            {view.href ? (
-              <a
-                className="ms-citations__link"
-                href={view.href}
-                rel="noopener noreferrer"
-                target="_blank"
-              >
-                {view.title}
-              </a>
-            ) : (
-              <span className="ms-citations__title">{view.title}</span>
-            )}
+            <SourceTitle base="ms-citations" href={view.href} title={view.title} />
             {view.host && view.host !== view.title ? (
               <span className="ms-citations__host"> {view.host}</span>
             ) : null}

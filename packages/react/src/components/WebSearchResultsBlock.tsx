@@ -3,6 +3,7 @@ import { memo, type ReactElement, useId } from 'react';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr } from './format.js';
+import { SourceTitle } from './SourceTitle.js';
 
 export interface WebSearchResultsBlockProps {
   /** A `web_search_tool_result` block. */
@@ -51,18 +52,7 @@ export const WebSearchResultsBlock = memo(function WebSearchResultsBlock({
           // Results have no id, and the list never reorders.
           // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here.
           <li key={i} className="ms-search-results__item">
-            {result.href ? (
-              <a
-                className="ms-search-results__link"
-                href={result.href}
-                rel="noopener noreferrer"
-                target="_blank"
-              >
-                {result.title}
-              </a>
-            ) : (
-              <span className="ms-search-results__title">{result.title}</span>
-            )}
+            <SourceTitle base="ms-search-results" href={result.href} title={result.title} />
             {result.host ? <span className="ms-search-results__host">{result.host}</span> : null}
             {result.age ? <span className="ms-search-results__age">{result.age}</span> : null}
           </li>
