@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeEventStream, EventStreamDecoder, toStreamEvent } from '../src/decode.js';
+import { decodeEventStream } from '../src/decode.js';
+import { toStreamEvent } from '../src/events.js';
 import type { StreamEvent } from '../src/protocol.js';
+import { EventStreamDecoder } from '../src/sse.js';
 
 const encoder = new TextEncoder();
 const utf8 = (text: string): Uint8Array => encoder.encode(text);

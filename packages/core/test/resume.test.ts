@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canResume, continuationRequest, defaultInstruction } from '../src/continuation.js';
 import {
   type BlockState,
   createStreamError,
@@ -10,15 +11,8 @@ import {
   type StreamEvent,
   type StreamState,
 } from '../src/index.js';
-import {
-  canResume,
-  continuationRequest,
-  defaultInstruction,
-  joinAtSeam,
-  mergeContinuation,
-  resumeStrategyFor,
-  sumUsage,
-} from '../src/resume.js';
+import { joinAtSeam, mergeContinuation, sumUsage } from '../src/merge.js';
+import { resumeStrategyFor } from '../src/resume-strategy.js';
 import {
   blockStart,
   blockStop,

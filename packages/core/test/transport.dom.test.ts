@@ -1,22 +1,15 @@
 /**
  * streamMessage on the fetch-event-source path, chosen automatically because this
- * environment (jsdom) has a window and a document. Against a real node:http server and
- * against MSW, which intercepts the global fetch here as well. The shared behaviours live in
+ * environment (jsdom) has a window and a document. Against a real node:http server (the
+ * mock package runs the same contract over MSW). The shared behaviours live in
  * ./support/transport-cases.ts (also run on the plain-fetch path by transport.test.ts);
  * this file adds what only a DOM has.
  */
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { describe, expect, it, vi } from 'vitest';
 import { accumulate, streamMessage, toMessage } from '../src/index.js';
-import {
-  createMswBackend,
-  fixtureBytes,
-  fixtureRequest,
-  fixtureText,
-  gate,
-  indexInside,
-  type Reply,
-} from './support/sse-server.js';
+import { gate, httpBackend, indexInside, type Reply } from './support/sse-server.js';
+import { type StreamName, streamBytes, streamRequest, streamText } from './support/streams.js';
 import { BASE, describeTransportContract, ok, REQUEST } from './support/transport-cases.js';
 
 // A spy around the real library, to prove this path is the one taken.
@@ -25,7 +18,6 @@ vi.mock('@microsoft/fetch-event-source', async (importOriginal) => {
   return { ...actual, fetchEventSource: vi.fn(actual.fetchEventSource) };
 });
 
-const mswBackend = await createMswBackend();
 const fes = vi.mocked(fetchEventSource);
 
 /** Makes the page hidden or visible, the way a browser does when a tab is switched. */
@@ -39,8 +31,8 @@ function setVisibility(hidden: boolean): void {
 }
 
 /** The first event alone, then the rest once the test has switched tabs back and forth. */
-function slowFixture(name: string) {
-  const text = fixtureText(name);
+function slowFixture(name: StreamName) {
+  const text = streamText(name);
   const split = indexInside(text, 'event: ', 0, text.indexOf('message_start') + 20);
   const released = gate();
   return {
@@ -56,7 +48,7 @@ it('runs in a DOM, so auto selects fetch-event-source', () => {
   expect(typeof document.addEventListener).toBe('function');
 });
 
-describeTransportContract('fetch-event-source path over $name', mswBackend, {
+describeTransportContract('fetch-event-source path over $name', [httpBackend], {
   library: fes,
   usesLibrary: true,
   afterEach: () => {
@@ -65,8 +57,8 @@ describeTransportContract('fetch-event-source path over $name', mswBackend, {
   },
   extra: ({ serve }) => {
     it("transport: 'fetch' forces plain fetch even in a DOM", async () => {
-      const srv = await serve(() => ({ body: fixtureBytes('spec-tool-use') }));
-      const state = await streamMessage(fixtureRequest('spec-tool-use'), {
+      const srv = await serve(() => ({ body: streamBytes('spec-tool-use') }));
+      const state = await streamMessage(streamRequest('spec-tool-use'), {
         ...BASE,
         endpoint: srv.endpoint,
         transport: 'fetch',
@@ -81,7 +73,7 @@ describeTransportContract('fetch-event-source path over $name', mswBackend, {
         const slow = slowFixture('spec-tool-use');
         const srv = await serve(({ index }) => (index === 0 ? slow.reply : ok()));
         let switched = false;
-        const state = await streamMessage(fixtureRequest('spec-tool-use'), {
+        const state = await streamMessage(streamRequest('spec-tool-use'), {
           ...BASE,
           endpoint: srv.endpoint,
           onEvent: () => {
@@ -94,9 +86,7 @@ describeTransportContract('fetch-event-source path over $name', mswBackend, {
         });
         expect(switched).toBe(true);
         expect(state.status).toBe('complete');
-        expect(toMessage(state)).toEqual(
-          toMessage(await accumulate(fixtureBytes('spec-tool-use'))),
-        );
+        expect(toMessage(state)).toEqual(toMessage(await accumulate(streamBytes('spec-tool-use'))));
         expect(srv.requests).toHaveLength(1);
         expect(fes).toHaveBeenCalledTimes(1);
       });
