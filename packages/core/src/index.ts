@@ -84,7 +84,13 @@ export {
   type WebSearchResult,
   type WebSearchToolResultBlock,
 } from './protocol.js';
-export { MAX_DIAGNOSTICS, mergeUsage, reduceStream } from './reduce.js';
+export {
+  MAX_DIAGNOSTIC_EVENT_CHARS,
+  MAX_DIAGNOSTICS,
+  MAX_SUPERSEDED,
+  mergeUsage,
+  reduceStream,
+} from './reduce.js';
 export { type ResumeStrategy, resumeStrategyFor } from './resume-strategy.js';
 // --- Sending an answer back: history and resume ---------------------------------------------
 export {

@@ -5,7 +5,7 @@
 
 import { concatCitations, isText, isThinkingType, recoverBlocks, textOf } from './continuation.js';
 import type { StreamError } from './errors.js';
-import { isPlainObject } from './object.js';
+import { isPlainObject, setOwn } from './object.js';
 import type { ContentBlock, Usage } from './protocol.js';
 import type { AttemptSummary, BlockState, Diagnostic, LiveMessage, StreamState } from './state.js';
 
@@ -92,11 +92,12 @@ function summarize(state: StreamState): AttemptSummary {
 export function sumUsage(a: Usage, b: Usage): Usage {
   const sum: Usage = { ...a };
   for (const key of Object.keys(b)) {
-    const x = a[key];
+    const x = Object.hasOwn(a, key) ? a[key] : undefined;
     const y = b[key];
-    if (typeof x === 'number' && typeof y === 'number') sum[key] = x + y;
-    else if (isPlainObject(x) && isPlainObject(y)) sum[key] = sumUsage(x, y);
-    else if (y !== null && y !== undefined) sum[key] = y;
+    // setOwn: a `__proto__` key from the wire is summed like any field, never a prototype.
+    if (typeof x === 'number' && typeof y === 'number') setOwn(sum, key, x + y);
+    else if (isPlainObject(x) && isPlainObject(y)) setOwn(sum, key, sumUsage(x, y));
+    else if (y !== null && y !== undefined) setOwn(sum, key, y);
   }
   return sum;
 }

@@ -1076,3 +1076,17 @@ describe('resume end to end', () => {
     );
   });
 });
+
+describe('sumUsage: keys from the wire are data (issue 14, defect 1)', () => {
+  it('sums a __proto__ key as a field and leaves prototypes alone', () => {
+    const a = JSON.parse('{"output_tokens":1}');
+    const b = JSON.parse('{"output_tokens":2,"__proto__":{"server_tool_use":{"x":1}}}');
+    const sum = sumUsage(a, b) as Record<string, unknown>;
+    expect(sum.output_tokens).toBe(3);
+    expect(Object.getPrototypeOf(sum)).toBe(Object.prototype);
+    expect(sum.server_tool_use).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(sum, '__proto__')?.value).toEqual({
+      server_tool_use: { x: 1 },
+    });
+  });
+});
