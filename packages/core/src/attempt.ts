@@ -4,7 +4,7 @@
  * transport. The browser transport is in `fetch-event-source.ts`.
  */
 import { openChunkSource } from './body.js';
-import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS } from './defaults.js';
+import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './defaults.js';
 import type { EndCause } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import { canUseFetchEventSource, viaFetchEventSource } from './fetch-event-source.js';
@@ -12,8 +12,8 @@ import type { StreamEvent } from './protocol.js';
 import { EventStreamDecoder } from './sse.js';
 import type { HeaderRecord, StreamMessageOptions } from './transport.js';
 
-export /** Why one attempt ended, before it is turned into a final state. */
-type AttemptEnd =
+/** Why one attempt ended, before it is turned into a final state. */
+export type AttemptEnd =
   | { readonly kind: 'stream'; readonly cause: EndCause }
   /** Failed before any byte of an answer: may be retried. */
   | { readonly kind: 'failed'; readonly error: StreamError; readonly retryAfterMs?: number }
@@ -29,11 +29,11 @@ async function resolveHeaders(options: StreamMessageOptions): Promise<HeaderReco
   return headers;
 }
 
-export /**
+/**
  * One HTTP attempt, on whichever transport fits. Both report the same way: events through
  * `onEvent`, the end through the returned value.
  */
-async function runAttempt(
+export async function runAttempt(
   body: string,
   options: StreamMessageOptions,
   onEvent: (event: StreamEvent) => void,
@@ -46,7 +46,24 @@ async function runAttempt(
         : 'fetch';
   const attempt = new Attempt(options);
   try {
-    const headers = await resolveHeaders(options);
+    const relative = relativeEndpointError(attempt.url, options);
+    if (relative !== undefined) return { kind: 'failed', error: relative };
+    let headers: HeaderRecord;
+    try {
+      headers = await resolveHeaders(options);
+    } catch (cause) {
+      // The caller's own callback failed: no request was sent, and sending it again would
+      // fail the same way, so it is its own error and not retried.
+      const message = cause instanceof Error ? cause.message : String(cause);
+      return {
+        kind: 'failed',
+        error: createStreamError({
+          type: 'headers_error',
+          message: `The headers() callback failed: ${message}`,
+          retryable: false,
+        }),
+      };
+    }
     if (attempt.controller.signal.aborted) return { kind: 'aborted' };
     return mode === 'fetch'
       ? await attempt.viaFetch(body, headers, onEvent)
@@ -58,8 +75,37 @@ async function runAttempt(
   }
 }
 
-export /** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
-class Attempt {
+/**
+ * A relative endpoint where nothing can resolve it: outside a page (Node, a worker without
+ * a location) the global fetch has no base URL and would fail with a bare network error. An
+ * injected `fetch` may resolve it itself (a mock does), so it is left to it.
+ */
+function relativeEndpointError(
+  url: string,
+  options: StreamMessageOptions,
+): StreamError | undefined {
+  if (options.fetch !== undefined || parses(url)) return undefined;
+  const base = (globalThis as { location?: { href?: unknown } }).location?.href;
+  if (typeof base === 'string' && parses(url, base)) return undefined;
+  return createStreamError({
+    type: 'invalid_endpoint',
+    message: `The endpoint "${url}" is a relative URL, and there is no page here to resolve it against. Pass an absolute endpoint (e.g. "https://example.com${url.startsWith('/') ? url : `/${url}`}"), or a fetch that resolves it.`,
+    retryable: false,
+  });
+}
+
+/** `URL.canParse`, for runtimes that predate it. */
+function parses(url: string, base?: string): boolean {
+  try {
+    new URL(url, base);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
+export class Attempt {
   readonly controller = new AbortController();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private idled = false;
@@ -91,7 +137,8 @@ class Attempt {
     // A body read after the attempt ended (the library drains it) must not re-arm the clock.
     if (this.disposed) return;
     const ms = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    if (!(ms > 0) || ms === Number.POSITIVE_INFINITY) return;
+    // Past MAX_TIMER_MS a timer fires at once: such a timeout means "never", like Infinity.
+    if (!(ms > 0) || ms > MAX_TIMER_MS) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idled = true;

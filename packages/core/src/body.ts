@@ -33,8 +33,21 @@ function wholeSource(body: string | Uint8Array): ChunkSource {
   };
 }
 
+function failingSource(error: unknown): ChunkSource {
+  const failure = Promise.reject(error);
+  failure.catch(noop);
+  return { read: () => failure as never, cancel: () => Promise.resolve() };
+}
+
 function readableStreamSource(body: ReadableStream<Uint8Array>): ChunkSource {
-  const reader = body.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    reader = body.getReader();
+  } catch (error) {
+    // A locked (or otherwise unreadable) stream fails on the first read, like any bad body,
+    // instead of throwing from a function that promises an iterator.
+    return failingSource(error);
+  }
   let released = false;
   const release = (): void => {
     if (released) return;
@@ -70,9 +83,7 @@ function asyncIterableSource(body: AsyncIterable<Uint8Array | string>): ChunkSou
     typeof candidate?.[Symbol.iterator] !== 'function'
   ) {
     // Not a body at all: fail on read, like a body whose reader fails, rather than here.
-    const failure = Promise.reject(new TypeError('The body is not a stream, iterable or string.'));
-    failure.catch(noop);
-    return { read: () => failure as never, cancel: () => Promise.resolve() };
+    return failingSource(new TypeError('The body is not a stream, iterable or string.'));
   }
   // A plain (sync) iterable of chunks is accepted too: an array of strings in a test, say.
   const iterator =

@@ -1,4 +1,5 @@
 import { type AttemptEnd, runAttempt } from './attempt.js';
+import { MAX_TIMER_MS } from './defaults.js';
 import { endStream } from './end.js';
 import { createStreamError, type StreamError } from './errors.js';
 import type { MessageRequest, StreamEvent } from './protocol.js';
@@ -152,8 +153,12 @@ function retryDelay(
   random: () => number,
 ): number | undefined {
   const asked = end.error.retryAfterMs;
-  if (asked !== undefined) return asked <= retry.maxRetryAfterMs ? asked : undefined;
-  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+  // A wait longer than a timer can hold (MAX_TIMER_MS, ~24.8 days) would fire at once and
+  // re-POST immediately: it is refused like any wait over maxRetryAfterMs.
+  if (asked !== undefined) {
+    return asked <= retry.maxRetryAfterMs && asked <= MAX_TIMER_MS ? asked : undefined;
+  }
+  const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt, MAX_TIMER_MS);
   // "Equal jitter": at least half the ceiling, so retries never bunch up at zero.
   return ceiling / 2 + random() * (ceiling / 2);
 }

@@ -1017,3 +1017,15 @@ describe('toStreamEvent: the compact delta fast path', () => {
     });
   });
 });
+
+describe('decodeEventStream on a locked stream (issue 14, defect 12)', () => {
+  it('returns an iterator whose first next() rejects, instead of throwing', async () => {
+    const body = new ReadableStream<Uint8Array>();
+    body.getReader(); // locks it
+    let iterator: AsyncGenerator<StreamEvent, void, undefined> | undefined;
+    expect(() => {
+      iterator = decodeEventStream(body);
+    }).not.toThrow();
+    await expect(iterator?.next()).rejects.toThrow(TypeError);
+  });
+});

@@ -65,4 +65,14 @@ describe('streamMessage without a server', () => {
     });
     expect(urls).toEqual(['/v1/messages']);
   });
+
+  it('a relative endpoint in Node is a clear, typed error naming the URL (issue 15)', async () => {
+    const onRetry = vi.fn();
+    const state = await streamMessage(REQUEST, { ...BASE, onRetry });
+    expect(state.status).toBe('error');
+    expect(state.error).toMatchObject({ type: 'invalid_endpoint', retryable: false });
+    expect(state.error?.message).toContain('"/v1/messages" is a relative URL');
+    expect(state.error?.description).toBe(state.error?.message);
+    expect(onRetry).not.toHaveBeenCalled();
+  });
 });

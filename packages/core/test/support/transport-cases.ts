@@ -970,6 +970,57 @@ export function describeTransportContract(
     });
 
     // -------------------------------------------------------------------------------------
+    describe('timers past 2^31-1 ms and a failing headers callback (issue 14, defects 6, 10)', () => {
+      it('idleTimeoutMs: 2**31 never fires early: a stream pausing mid-way completes', async () => {
+        const text = streamText('spec-basic-text');
+        const half = indexInside(text, 'event: content_block_delta', 0);
+        const srv = await serve(() => ({
+          body: [text.slice(0, half), { wait: 60 }, text.slice(half)],
+        }));
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          idleTimeoutMs: 2 ** 31,
+        });
+        expect(state.status).toBe('complete');
+        expect(state.error).toBeNull();
+      });
+
+      it('a retry-after longer than a timer can wait is not retried, even with no cap', async () => {
+        const srv = await serve(() => overloaded({ 'retry-after': String(3 * 2 ** 31) }));
+        const onRetry = vi.fn();
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          retry: { baseDelayMs: 1, maxRetryAfterMs: Number.POSITIVE_INFINITY },
+          onRetry,
+        });
+        expect(state.status).toBe('error');
+        expect(state.error?.type).toBe('overloaded_error');
+        expect(onRetry).not.toHaveBeenCalled();
+        expect(srv.requests).toHaveLength(1);
+      });
+
+      it('a throwing headers() is its own error, names the failure, and is not retried', async () => {
+        const srv = await serve(ok);
+        const onRetry = vi.fn();
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          headers: () => {
+            throw new Error('token refresh failed');
+          },
+          onRetry,
+        });
+        expect(state.status).toBe('error');
+        expect(state.error).toMatchObject({ type: 'headers_error', retryable: false });
+        expect(state.error?.message).toContain('token refresh failed');
+        expect(onRetry).not.toHaveBeenCalled();
+        expect(srv.requests).toHaveLength(0);
+      });
+    });
+
+    // -------------------------------------------------------------------------------------
     describe('resume end to end', () => {
       /** Where to cut `name`: inside the data line of its `deltas + 1`-th text delta. */
       function cutAfterDeltas(name: StreamName, deltas: number) {
