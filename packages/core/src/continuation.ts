@@ -173,6 +173,39 @@ function userMessageMessages(
   return [...messages, { role: 'user', content: instruction(partialText) }];
 }
 
+/** What `continuationRequest` decides: nothing to recover (a plain retry), or a strategy. */
+function plan(
+  request: MessageRequest,
+  state: StreamState,
+  options: ContinuationOptions,
+):
+  | { readonly strategy: 'retry' }
+  | { readonly strategy: 'prefill'; readonly messages: MessageParam[] }
+  | { readonly strategy: 'user-message'; readonly recovered: readonly BlockState[] } {
+  const recovered = recoverBlocks(state?.message ?? null);
+  if (recovered.length === 0) return { strategy: 'retry' };
+  const version = claudeVersion(request.model) ?? claudeVersion(state.message?.model ?? '');
+  const strategy = options.strategy ?? strategyForVersion(version);
+  if (strategy === 'prefill') {
+    const messages = prefillMessages(request, recovered);
+    if (messages !== null) return { strategy: 'prefill', messages };
+  }
+  return { strategy: 'user-message', recovered };
+}
+
+/**
+ * How `continuationRequest` (same arguments) continues this answer: `'retry'` when nothing
+ * can be recovered, else the strategy it uses. Pass it to `mergeContinuation`, which joins
+ * the seam differently for each.
+ */
+export function continuationStrategy(
+  request: MessageRequest,
+  state: StreamState,
+  options: ContinuationOptions = {},
+): ResumeStrategy | 'retry' {
+  return plan(request, state, options).strategy;
+}
+
 /**
  * The request that continues an interrupted, aborted or failed answer. Pure: the request is
  * not changed; everything but `messages` and `stream: true` passes through as it was. With
@@ -186,16 +219,20 @@ export function continuationRequest(
   options: ContinuationOptions = {},
 ): MessageRequest {
   const retry: MessageRequest = { ...request, stream: true };
-  const recovered = recoverBlocks(state?.message ?? null);
-  if (recovered.length === 0) return retry;
-  const version = claudeVersion(request.model) ?? claudeVersion(state.message?.model ?? '');
-  const strategy = options.strategy ?? strategyForVersion(version);
-  if (strategy === 'prefill') {
-    const messages = prefillMessages(request, recovered);
-    if (messages !== null) return { ...retry, messages };
+  const decided = plan(request, state, options);
+  switch (decided.strategy) {
+    case 'retry':
+      return retry;
+    case 'prefill':
+      return { ...retry, messages: decided.messages };
+    default:
+      return {
+        ...retry,
+        messages: userMessageMessages(
+          request,
+          decided.recovered,
+          options.instruction ?? defaultInstruction,
+        ),
+      };
   }
-  return {
-    ...retry,
-    messages: userMessageMessages(request, recovered, options.instruction ?? defaultInstruction),
-  };
 }

@@ -7,6 +7,7 @@ import { concatCitations, isText, isThinkingType, recoverBlocks, textOf } from '
 import type { StreamError } from './errors.js';
 import { isPlainObject, setOwn } from './object.js';
 import type { ContentBlock, Usage } from './protocol.js';
+import { type ResumeStrategy, resumeStrategyFor } from './resume-strategy.js';
 import type { AttemptSummary, BlockState, Diagnostic, LiveMessage, StreamState } from './state.js';
 
 /** Longest overlap looked for at the seam, in characters (keeps a merge O(this)). */
@@ -16,6 +17,9 @@ const WORD = /[\p{L}\p{N}_]/u;
 const isWordChar = (char: string | undefined): boolean => char !== undefined && WORD.test(char);
 /** A word character, then a non-word run, then a word character: two words or more. */
 const SPANS_WORDS = /[\p{L}\p{N}_][^\p{L}\p{N}_]+[\p{L}\p{N}_]/u;
+/** What makes an overlap worth removing: a letter, a digit or an emoji ("🎉" + "🎉 Done"). */
+const MEANINGFUL = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Lengths k (longest first) for which the last k characters of `head` equal the first k of
@@ -47,7 +51,9 @@ function borders(head: string, tail: string): number[] {
  */
 function isRepeat(head: string, tail: string, k: number): boolean {
   const overlap = tail.slice(0, k);
-  if (!/[\p{L}\p{N}]/u.test(overlap)) return false;
+  // Never half of a surrogate pair at either end of the overlap.
+  if (isLowSurrogate(overlap.charCodeAt(0)) || isLowSurrogate(tail.charCodeAt(k))) return false;
+  if (!MEANINGFUL.test(overlap)) return false;
   const startsClean =
     k === head.length || !isWordChar(head[head.length - k - 1]) || !isWordChar(overlap[0]);
   if (!startsClean) return false;
@@ -61,15 +67,23 @@ function isRepeat(head: string, tail: string, k: number): boolean {
  * was sent trimmed, so the model writes it again: "Hello " + " world" → "Hello world").
  * Known limit: a whitespace run cut in two and continued verbatim ("a\n" + "\nb", which only
  * a user-message continuation might produce) loses its first half ("a\nb").
- * Repeat: the longest overlap `isRepeat` accepts is removed (a model told to "continue"
- * often restates the last words). While the continuation's block is still open (streaming,
+ * Repeat (`removeRepeats`, on for a user-message continuation): the longest overlap
+ * `isRepeat` accepts is removed (a model told to "continue" often restates the last words).
+ * A prefill continuation never restates the prefill (the model writes what follows it), so
+ * there nothing is removed: "He said that" + " that was fine." is exactly that. While the continuation's block is still open (streaming,
  * or cut off itself) and all of it so far occurs in the interrupted text, it may be the start
  * of a repeat: it is held back, so a repeat never flashes on screen and a continuation cut
  * mid-repeat adds nothing (the next resume writes it again).
  */
-export function joinAtSeam(head: string, tail: string, tailOpen = false): string {
+export function joinAtSeam(
+  head: string,
+  tail: string,
+  tailOpen = false,
+  removeRepeats = true,
+): string {
   if (tail === '') return head;
   const base = /^\s/.test(tail) ? head.trimEnd() : head;
+  if (!removeRepeats) return base + tail;
   const window = base.slice(-MAX_OVERLAP);
   const start = tail.slice(0, MAX_OVERLAP);
   for (const k of borders(window, start)) {
@@ -113,9 +127,18 @@ function atPosition(entry: BlockState, index: number): BlockState {
   return moved;
 }
 
-/** Merged text blocks, cached per (interrupted block, continuation block) pair. */
-const joined = new WeakMap<BlockState, WeakMap<BlockState, BlockState>>();
-function joinTextBlocks(head: BlockState, tail: BlockState, index: number): BlockState {
+/** Merged text blocks, cached per (interrupted block, continuation block) pair and strategy. */
+const joinedByStrategy: Record<
+  ResumeStrategy,
+  WeakMap<BlockState, WeakMap<BlockState, BlockState>>
+> = { prefill: new WeakMap(), 'user-message': new WeakMap() };
+function joinTextBlocks(
+  head: BlockState,
+  tail: BlockState,
+  index: number,
+  strategy: ResumeStrategy,
+): BlockState {
+  const joined = joinedByStrategy[strategy];
   let byTail = joined.get(head);
   const cached = byTail?.get(tail);
   if (cached !== undefined && cached.index === index) return cached;
@@ -132,7 +155,12 @@ function joinTextBlocks(head: BlockState, tail: BlockState, index: number): Bloc
       ...headBlock,
       ...tailBlock,
       type: 'text',
-      text: joinAtSeam(textOf(head), textOf(tail), tail.status !== 'complete'),
+      text: joinAtSeam(
+        textOf(head),
+        textOf(tail),
+        tail.status !== 'complete',
+        strategy === 'user-message',
+      ),
       ...(keepNull ? { citations: null } : citations),
     },
     ...(otherDeltas.length > 0 ? { otherDeltas } : {}),
@@ -157,6 +185,7 @@ function joinTextBlocks(head: BlockState, tail: BlockState, index: number): Bloc
 function mergeContent(
   recovered: readonly BlockState[],
   continuation: readonly BlockState[],
+  strategy: ResumeStrategy,
 ): BlockState[] {
   const last = recovered[recovered.length - 1];
   let ordered: Array<BlockState | [BlockState, BlockState]>;
@@ -177,7 +206,9 @@ function mergeContent(
     ];
   }
   return ordered.map((item, index) =>
-    Array.isArray(item) ? joinTextBlocks(item[0], item[1], index) : atPosition(item, index),
+    Array.isArray(item)
+      ? joinTextBlocks(item[0], item[1], index, strategy)
+      : atPosition(item, index),
   );
 }
 
@@ -192,15 +223,23 @@ function mergeContent(
  *   a further interruption accumulates.
  * - status, stopReceived, error: the continuation's; diagnostics and superseded: both.
  *
+ * - the seam: with `strategy: 'user-message'` a restated overlap is removed; with
+ *   `'prefill'` the texts are joined as they are (see `joinAtSeam`). Pass the strategy the
+ *   continuation was sent with (`continuationStrategy(request, interrupted)`); by default
+ *   it is the one `resumeStrategyFor` gives the interrupted message's model, which is what
+ *   `continuationRequest` chose unless a strategy was forced or thinking ruled out a prefill.
+ *
  * A merged state that is itself interrupted can be passed to `continuationRequest` (with the
  * original request) and merged again.
  */
 export function mergeContinuation(
   interrupted: StreamState,
   continuation: StreamState,
+  options: MergeOptions = {},
 ): StreamState {
   try {
-    return merge(interrupted, continuation);
+    const given = options.strategy ?? resumeStrategyFor(interrupted?.message?.model ?? '');
+    return merge(interrupted, continuation, given === 'retry' ? 'prefill' : given);
   } catch (cause) {
     const diagnostic: Diagnostic = {
       code: 'internal_error',
@@ -210,7 +249,19 @@ export function mergeContinuation(
   }
 }
 
-function merge(interrupted: StreamState, continuation: StreamState): StreamState {
+export interface MergeOptions {
+  /**
+   * How the continuation was requested (`continuationStrategy`'s answer; `'retry'` means
+   * nothing was recovered, so there is no seam); see `mergeContinuation`.
+   */
+  readonly strategy?: ResumeStrategy | 'retry';
+}
+
+function merge(
+  interrupted: StreamState,
+  continuation: StreamState,
+  strategy: ResumeStrategy,
+): StreamState {
   const shared = {
     status: continuation.status,
     stopReceived: continuation.stopReceived,
@@ -234,7 +285,7 @@ function merge(interrupted: StreamState, continuation: StreamState): StreamState
     role: before.role,
     model: before.model,
     usage: sumUsage(before.usage ?? {}, after.usage ?? {}),
-    content: mergeContent(recoverBlocks(before), after.content),
+    content: mergeContent(recoverBlocks(before), after.content, strategy),
   };
   return { ...continuation, ...shared, message };
 }

@@ -1095,7 +1095,7 @@ export function describeTransportContract(
                 : [...request.messages, { role: 'user', content: defaultInstruction(partial) }],
           });
 
-          const merged = mergeContinuation(interrupted, continuation);
+          const merged = mergeContinuation(interrupted, continuation, { strategy });
           expect(merged.status).toBe('complete');
           expect(merged.error).toBeNull();
           const message = toMessage(merged);
