@@ -36,7 +36,13 @@ export { mergeContinuation } from './merge.js';
 export { emptyMessage, liveToMessage, toMessage } from './message.js';
 // --- Helpers: partial JSON, plain objects ----------------------------------------------------
 export { isPlainObject } from './object.js';
-export { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
+export {
+  DEFAULT_MAX_JSON_DEPTH,
+  type JsonSyntaxError,
+  type PartialJsonOptions,
+  PartialJsonParser,
+  parsePartialJson,
+} from './partial-json.js';
 // --- Wire types of the Messages API ----------------------------------------------------------
 export {
   type Citation,
