@@ -310,6 +310,9 @@ export function settleBlocks(message: LiveMessage): LiveMessage {
 
 /** Position of the block with wire index `index` in `content`, or -1. */
 function findBlock(content: readonly BlockState[], index: number): number {
+  // An event without a valid index (a proxy mangled it) matches no block; `content[undefined]`
+  // would otherwise "match" as undefined === undefined.
+  if (!Number.isInteger(index)) return -1;
   if (content[index]?.index === index) return index;
   for (let i = content.length - 1; i >= 0; i--) {
     if (content[i]?.index === index) return i;

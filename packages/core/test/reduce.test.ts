@@ -583,3 +583,19 @@ describe('reduceStream: protocol additions', () => {
     expect(codes(state)).toEqual([]);
   });
 });
+
+describe('reduceStream: an event without its index (found by the fuzz suite)', () => {
+  it('a delta or stop with no index is kept as an unknown-index diagnostic, not a crash', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      {
+        type: 'content_block_delta',
+        delta: { type: 'text_delta', text: 'x' },
+      } as unknown as StreamEvent,
+      { type: 'content_block_stop' } as unknown as StreamEvent,
+    ]);
+    expect(codes(state)).toEqual(['unknown_block_index', 'unknown_block_index']);
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: '' }]);
+  });
+});
