@@ -711,7 +711,7 @@ describe('properties', () => {
   });
 });
 
-describe('nesting depth (issue 14, defect 8)', () => {
+describe('nesting depth', () => {
   it(`stops with an error past DEFAULT_MAX_JSON_DEPTH levels and keeps the last good value`, () => {
     const p = new PartialJsonParser();
     p.write('['.repeat(DEFAULT_MAX_JSON_DEPTH));

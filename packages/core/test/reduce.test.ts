@@ -466,7 +466,7 @@ describe('reduceStream: purity', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-describe('reduceStream: keys from the wire are data (issue 14, defect 1)', () => {
+describe('reduceStream: keys from the wire are data', () => {
   const wire = (json: string): StreamEvent => JSON.parse(json) as StreamEvent;
 
   it('a __proto__ field on a tool block keeps the block a tool block with its input', () => {
@@ -502,7 +502,7 @@ describe('reduceStream: keys from the wire are data (issue 14, defect 1)', () =>
   });
 });
 
-describe('reduceStream: bounded cost (issue 14, defects 5 and 13)', () => {
+describe('reduceStream: bounded cost', () => {
   it('keeps the most recent MAX_SUPERSEDED superseded messages and counts the rest', () => {
     const events: StreamEvent[] = [];
     for (let i = 0; i < MAX_SUPERSEDED + 5; i++) events.push(messageStart({ id: `msg_${i}` }));
@@ -535,7 +535,7 @@ describe('reduceStream: bounded cost (issue 14, defects 5 and 13)', () => {
   });
 });
 
-describe('reduceStream: a late message_start (issue 14, defect 11)', () => {
+describe('reduceStream: a late message_start', () => {
   it('fills in the placeholder message, so the content before it and the deltas after it stay', () => {
     const state = run([
       blockStart(0, { type: 'text', text: '' }),
@@ -601,7 +601,7 @@ describe('reduceStream: an event without its index (found by the fuzz suite)', (
   });
 });
 
-describe('reduceStream: tool input parsed when read (issue 13)', () => {
+describe('reduceStream: tool input parsed when read', () => {
   it('queues fragments nobody reads, and a read catches up from where the last one stopped', () => {
     const write = vi.spyOn(PartialJsonParser.prototype, 'write');
     try {
