@@ -1,6 +1,6 @@
 /**
  * Core's decoder and reducer over random mutations and random chunkings of every recorded
- * fixture(the generated streams run in packages/core/test/fuzz.test.ts).
+ * fixture (the generated streams run in packages/core/test/fuzz.test.ts).
  * Fixed seed, small run counts; a failure prints the seed, path and shrunk case.
  */
 import { readFileSync } from 'node:fs';
