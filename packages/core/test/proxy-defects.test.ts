@@ -164,7 +164,9 @@ describe('defect 4: a request-size limit', () => {
 
   it('counts bytes, not characters', async () => {
     const up = recordingFetch();
-    const json = JSON.stringify(validBody({ messages: [{ role: 'user', content: 'é'.repeat(50) }] }));
+    const json = JSON.stringify(
+      validBody({ messages: [{ role: 'user', content: 'é'.repeat(50) }] }),
+    );
     const handler = createMessagesProxy({
       apiKey: KEY,
       fetch: up.fetch,
