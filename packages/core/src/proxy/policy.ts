@@ -61,10 +61,17 @@ const isInteger = (value: unknown): value is number =>
 const inRange = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
 
-/** Matches a versioned tool type against an entry: `web_search` allows `web_search_20250305`. */
+/**
+ * Matches a versioned tool type against an entry: `web_search` allows `web_search_20250305`
+ * (a family: the entry, `_`, then only a date), `web_search_20250305` only itself.
+ */
 function toolTypeAllowed(type: string, rule: RequestPolicy['serverTools']): boolean {
   if (typeof rule === 'function') return rule(type) === true;
-  return rule.some((entry) => type === entry || type.startsWith(`${entry}_`));
+  return rule.some(
+    (entry) =>
+      type === entry ||
+      (type.startsWith(`${entry}_`) && /^\d+$/.test(type.slice(entry.length + 1))),
+  );
 }
 
 function mcpUrlAllowed(url: string, rule: RequestPolicy['mcpServers']): boolean {
