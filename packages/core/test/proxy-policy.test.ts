@@ -176,6 +176,10 @@ describe('server tools', () => {
     expect(custom.calls[0]?.body.tools).toEqual([webSearch({ max_uses: 20 })]);
   });
 
+  it.each([0, 2.5, Number.NaN])('throws at creation for maxServerToolUses %j', (uses) => {
+    expect(() => createMessagesProxy({ apiKey: KEY, maxServerToolUses: uses })).toThrow(RangeError);
+  });
+
   it.each([0, -1, 1.5, '3', null])('refuses max_uses %j', async (uses) => {
     await expectRefused(
       validBody({ tools: [webSearch({ max_uses: uses })] }),

@@ -60,6 +60,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+function wholeAtLeastOne(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SERVER_TOOL_USES;
+  if (!(Number.isSafeInteger(value) && value >= 1)) {
+    throw new RangeError('createMessagesProxy: options.maxServerToolUses must be an integer ≥ 1.');
+  }
+  return value;
+}
+
 function requestPolicy(options: MessagesProxyOptions): RequestPolicy {
   const mcpServers = options.allowedMcpServers ?? [];
   const fields = new Set(options.allowedFields ?? DEFAULT_FORWARDED_FIELDS);
@@ -67,9 +75,7 @@ function requestPolicy(options: MessagesProxyOptions): RequestPolicy {
   return {
     fields,
     serverTools: options.allowedServerTools ?? [],
-    maxServerToolUses: Math.floor(
-      positive(options.maxServerToolUses, DEFAULT_MAX_SERVER_TOOL_USES, 'maxServerToolUses'),
-    ),
+    maxServerToolUses: wholeAtLeastOne(options.maxServerToolUses),
     mcpServers,
   };
 }
