@@ -99,6 +99,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The packed tarballs in apps a stranger would make (a Vite app from the react README,
+        // examples/nextjs), installed outside the workspace, built and driven in Chromium.
+        test: {
+          name: 'consumer',
+          root: 'tests/consumer',
+          include: ['*.test.ts'],
+          environment: 'node',
+          globalSetup: ['global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
