@@ -102,6 +102,7 @@ export default defineConfig({
       {
         // The packed tarballs in apps a stranger would make (a Vite app from the react README,
         // examples/nextjs), installed outside the workspace, built and driven in Chromium.
+        resolve,
         test: {
           name: 'consumer',
           root: 'tests/consumer',

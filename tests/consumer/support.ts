@@ -239,7 +239,7 @@ export async function askInChromium(
     await answer.first().waitFor({ timeout: 30_000 });
     if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
     return {
-      answer: await answer.first().innerText(),
+      answer: (await answer.first().textContent()) ?? '',
       composerBottom: box ? box.y + box.height : Number.POSITIVE_INFINITY,
       viewportHeight: 800,
     };
