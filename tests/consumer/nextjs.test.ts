@@ -37,7 +37,7 @@ describe('examples/nextjs', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    for (const server of servers) await server.stop();
+    await Promise.allSettled(servers.map((server) => server.stop()));
     if (app !== '') rmSync(app, { recursive: true, force: true });
   });
 

@@ -8,6 +8,7 @@ import {
   isFixtureName,
   loadFixture,
 } from '../src/index.js';
+import { blockOfType, finalStateOf } from '../src/testing.js';
 import { catalogFile, fixtureFile } from './support/helpers.js';
 
 describe('catalog', () => {
@@ -34,6 +35,16 @@ describe('catalog', () => {
     for (const name of fixtureNames) {
       expect(await loadFixture(name)).toBe(fixtureFile(name));
     }
+  });
+
+  it("fallback-block carries the wire's fallback shape: from / to as { model } objects", async () => {
+    const state = await finalStateOf(await loadFixture('fallback-block'));
+    const fallback = blockOfType(state, 'fallback').block as Record<string, unknown>;
+    expect(fallback).toEqual({
+      type: 'fallback',
+      from: { model: 'claude-opus-5' },
+      to: { model: 'claude-sonnet-5' },
+    });
   });
 
   it('caches a loaded fixture (the same promise for the same name)', () => {
