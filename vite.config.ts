@@ -44,6 +44,7 @@ export default defineConfig({
           root: 'packages/mock',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/support/fixture-modules.ts'],
         },
       },
       {
