@@ -2,10 +2,14 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutablePath } from './scripts/chromium.js';
+import { sourceAliases } from './scripts/source-aliases.js';
 
 const chromium = playwright({
   launchOptions: { executablePath: chromiumExecutablePath, args: [...chromiumArgs] },
 });
+
+// Every project imports `@message-stream/*` from source: an edit is seen without a build.
+const resolve = { alias: sourceAliases() };
 
 // One Vitest run, one project per package and environment: `pnpm test` runs them all.
 export default defineConfig({
@@ -14,6 +18,7 @@ export default defineConfig({
       // Every story in .storybook as a test in Chromium (render, play function, axe).
       './vitest.storybook.config.ts',
       {
+        resolve,
         test: {
           name: 'core',
           root: 'packages/core',
@@ -24,6 +29,7 @@ export default defineConfig({
       },
       {
         // A DOM (window, document) so the browser transport, fetch-event-source, runs.
+        resolve,
         test: {
           name: 'core-dom',
           root: 'packages/core',
@@ -32,14 +38,17 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'mock',
           root: 'packages/mock',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/support/fixture-modules.ts'],
         },
       },
       {
+        resolve,
         plugins: [react()],
         test: {
           name: 'react',
@@ -52,6 +61,7 @@ export default defineConfig({
       },
       {
         // The component tests again, in a real browser: layout, focus and events as users get them.
+        resolve,
         plugins: [react()],
         test: {
           name: 'react-browser',
@@ -69,6 +79,7 @@ export default defineConfig({
       },
       {
         // Bundle-size budgets per package (bench/src/size.ts), on the built dist.
+        resolve,
         test: {
           name: 'bench',
           root: 'bench',
@@ -78,6 +89,7 @@ export default defineConfig({
       },
       {
         // The demo end to end: built once and served (globalSetup), driven in Debian's Chromium.
+        resolve,
         test: {
           name: 'e2e',
           root: 'apps/demo',
@@ -86,6 +98,21 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The packed tarballs in apps a stranger would make (a Vite app from the react README,
+        // examples/nextjs), installed outside the workspace, built and driven in Chromium.
+        resolve,
+        test: {
+          name: 'consumer',
+          root: 'tests/consumer',
+          include: ['*.test.ts'],
+          environment: 'node',
+          globalSetup: ['global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],
