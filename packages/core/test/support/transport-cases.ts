@@ -39,7 +39,6 @@ import {
   gate,
   type Handler,
   HTTP_ERROR_CASES,
-  httpBackend,
   indexInside,
   type Reply,
   type TestServer,
