@@ -1,8 +1,8 @@
+/**
+ * Core's reducer and decoder over every recorded fixture (moved here from core's tests:
+ * core depends on nothing of ours, the mock depends on core).
+ */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import {
   accumulate,
   type BlockState,
@@ -10,20 +10,18 @@ import {
   type Message,
   type StreamState,
   toMessage,
-} from '../src/index.js';
+} from '@message-stream/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 
-// Fixtures live in @message-stream/mock (a dev dependency), which will also serve them.
-const fixturesDir = join(
-  dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
-  'fixtures',
-);
-const catalog = JSON.parse(readFileSync(join(fixturesDir, 'catalog.json'), 'utf8')) as Array<{
+const fixturesDir = new URL('../fixtures/', import.meta.url);
+const catalog = JSON.parse(readFileSync(new URL('catalog.json', fixturesDir), 'utf8')) as Array<{
   name: string;
   file: string;
 }>;
 const bytesOf = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(join(fixturesDir, `${name}.sse`)));
-const textOf = (name: string): string => readFileSync(join(fixturesDir, `${name}.sse`), 'utf8');
+  new Uint8Array(readFileSync(new URL(`${name}.sse`, fixturesDir)));
+const textOf = (name: string): string => readFileSync(new URL(`${name}.sse`, fixturesDir), 'utf8');
 
 /**
  * An independent oracle for well-formed streams: the simplest accumulator that could work
