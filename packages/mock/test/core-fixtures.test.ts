@@ -51,6 +51,10 @@ function referenceMessage(sse: string): { message: Message; inputJson: Map<numbe
         break;
       case 'content_block_start':
         (message as Message).content[event.index] = structuredClone(event.content_block);
+        // A server-side fallback: the rest of the message is served by the `to` model.
+        if (event.content_block.type === 'fallback' && event.content_block.to?.model) {
+          (message as Message).model = event.content_block.to.model;
+        }
         break;
       case 'content_block_delta': {
         const d = event.delta;
