@@ -4,6 +4,7 @@
  * merge of the two attempts in the same turn.
  */
 import { canResume, continuationRequest, mergeContinuation } from '@message-stream/core';
+import { alternate } from '../conversation.js';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext } from './context.js';
 import { streamInto } from './streaming.js';
@@ -28,11 +29,14 @@ export async function continueInPlace(
   const base = turn.stream;
   const history = ctx.history(turns.slice(0, at));
   // Always from the answer's original request, however many times it was continued.
-  const request = continuationRequest(
+  const continuation = continuationRequest(
     { ...turn.request, messages: history },
     base,
     ctx.options().resume,
   );
+  // A user-message continuation follows the question with its instruction: one user turn
+  // for the API's alternating roles, the question first.
+  const request = { ...continuation, messages: alternate(continuation.messages) };
   // The turn changes in place: the next request must send it as it will then be.
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
