@@ -61,18 +61,42 @@ export { type MarkdownChunk, type MarkdownSplit, splitMarkdown } from './markdow
 export { StreamingMarkdown, type StreamingMarkdownProps } from './markdown/streaming-markdown.js';
 export { repairStreamingTail } from './markdown/tail.js';
 export { hostnameOf, markdownUrlTransform, safeHref } from './markdown/url.js';
+export {
+  ATTACHMENT_LIMITS,
+  AttachmentError,
+  type AttachmentProblem,
+  attachmentBlock,
+  attachmentMediaType,
+  checkAttachment,
+  readAttachment,
+} from './store/attachments.js';
 export { isToolResultsTurn, toMessageParams } from './store/conversation.js';
 export { type ChatStore, createChatStore } from './store/create-chat-store.js';
+export {
+  createThreadStore,
+  type ThreadState,
+  type ThreadStore,
+  type ThreadStoreOptions,
+  type ThreadSummary,
+} from './store/create-thread-store.js';
+export { type ChatAction, type ChatModel, chatReducer } from './store/reducer.js';
 /** @deprecated Renamed to `ChatPersistStorage` (zustand exports a `PersistStorage` of its own). */
 export type {
   AssistantTurn,
+  Attachment,
+  AttachmentMediaType,
+  BranchInfo,
   ChatActions,
   ChatPersistStorage,
   ChatPersistStorage as PersistStorage,
   ChatState,
   ChatStatus,
   ChatStoreOptions,
+  ChatTool,
+  ConversationTree,
+  PersistErrorInfo,
   RequestDefaults,
+  SendOptions,
   ToolCall,
   ToolResultState,
   Turn,

@@ -42,7 +42,7 @@ describe('tool approval', () => {
     await store.getState().approveToolCall(id as string);
     expect(run).toHaveBeenCalledWith({ location: 'San Francisco, CA' }, expect.anything());
     expect(requests).toHaveLength(2);
-    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+    expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: id, content: '{"temperature":18}' },
     ]);
     expect(store.getState().status).toBe('complete');
@@ -69,7 +69,7 @@ describe('tool approval', () => {
       content: 'Not now.',
       isError: true,
     });
-    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+    expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: id, content: 'Not now.', is_error: true },
     ]);
   });
