@@ -1,13 +1,13 @@
 import type { KeyboardEvent, ReactElement } from 'react';
 import { useStore } from 'zustand';
 import type { ChatStore } from '../store/create-chat-store.js';
-import { branchInfo } from '../store/tree.js';
+import { shownBranch } from '../store/tree.js';
 import { cx } from './cx.js';
 
 export interface BranchPickerProps {
   /** The conversation the turn belongs to. */
   store: ChatStore;
-  /** A turn with siblings (an edited question, a regenerated answer). */
+  /** A turn with siblings (an edited question, a regenerated answer); any of them will do. */
   turnId: string;
   /** What the versions are called, for the group's name. Default "Version". */
   label?: string;
@@ -26,8 +26,8 @@ export function BranchPicker({
   label = 'Version',
   className,
 }: BranchPickerProps): ReactElement | null {
-  const index = useStore(store, (state) => branchInfo(state.tree, turnId).index);
-  const count = useStore(store, (state) => branchInfo(state.tree, turnId).count);
+  const index = useStore(store, (state) => shownBranch(state.tree, turnId).index);
+  const count = useStore(store, (state) => shownBranch(state.tree, turnId).count);
   if (count < 2) return null;
   const go = (next: number) => {
     if (next >= 0 && next < count) store.getState().selectBranch(turnId, next);
