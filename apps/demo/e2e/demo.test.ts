@@ -171,9 +171,9 @@ describe('the built demo', () => {
     const { page } = demo;
     // The uninterrupted answer first, as this page renders it.
     await pickScenario(page, { fixture: 'long-markdown', fault: 'none', speed: 'fast' });
-    // The big fixtures are assets of the build, fetched by the page when first asked for.
+    // The big fixtures are lazy chunks of the build, fetched by the page when first asked for.
     const asset = page.waitForResponse((response) =>
-      /\/assets\/long-markdown-[\w-]+\.sse$/.test(response.url()),
+      /\/assets\/long-markdown\.sse-[\w-]+\.js$/.test(response.url()),
     );
     await send(page, 'Explain how to build a streaming chat UI.');
     await expect(asset.then((response) => response.status())).resolves.toBe(200);
