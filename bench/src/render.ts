@@ -60,7 +60,8 @@ const median = (values: readonly number[]): number => {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-async function buildPage(): Promise<void> {
+/** `minify: false` keeps function names, for reading a profile of the page. */
+export async function buildPage({ minify = true }: { minify?: boolean } = {}): Promise<void> {
   await build({
     configFile: false,
     root: PAGE_ROOT,
@@ -72,6 +73,7 @@ async function buildPage(): Promise<void> {
       outDir: OUT_DIR,
       emptyOutDir: true,
       target: 'es2022',
+      minify,
       reportCompressedSize: false,
       chunkSizeWarningLimit: 100_000,
     },
@@ -86,7 +88,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Serves the built page; nothing else. */
-async function serve(): Promise<{ url: string; server: Server }> {
+export async function serve(): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const file = normalize(join(OUT_DIR, path === '/' ? 'index.html' : path));
