@@ -2,10 +2,14 @@ import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumArgs, chromiumExecutablePath } from './scripts/chromium.js';
+import { sourceAliases } from './scripts/source-aliases.js';
 
 const chromium = playwright({
   launchOptions: { executablePath: chromiumExecutablePath, args: [...chromiumArgs] },
 });
+
+// Every project imports `@message-stream/*` from source: an edit is seen without a build.
+const resolve = { alias: sourceAliases() };
 
 // One Vitest run, one project per package and environment: `pnpm test` runs them all.
 export default defineConfig({
@@ -14,6 +18,7 @@ export default defineConfig({
       // Every story in .storybook as a test in Chromium (render, play function, axe).
       './vitest.storybook.config.ts',
       {
+        resolve,
         test: {
           name: 'core',
           root: 'packages/core',
@@ -24,6 +29,7 @@ export default defineConfig({
       },
       {
         // A DOM (window, document) so the browser transport, fetch-event-source, runs.
+        resolve,
         test: {
           name: 'core-dom',
           root: 'packages/core',
@@ -32,6 +38,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'mock',
           root: 'packages/mock',
@@ -40,6 +47,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         plugins: [react()],
         test: {
           name: 'react',
@@ -52,6 +60,7 @@ export default defineConfig({
       },
       {
         // The component tests again, in a real browser: layout, focus and events as users get them.
+        resolve,
         plugins: [react()],
         test: {
           name: 'react-browser',
@@ -69,6 +78,7 @@ export default defineConfig({
       },
       {
         // Bundle-size budgets per package (bench/src/size.ts), on the built dist.
+        resolve,
         test: {
           name: 'bench',
           root: 'bench',
@@ -78,6 +88,7 @@ export default defineConfig({
       },
       {
         // The demo end to end: built once and served (globalSetup), driven in Debian's Chromium.
+        resolve,
         test: {
           name: 'e2e',
           root: 'apps/demo',

@@ -1,10 +1,11 @@
 import type { StorybookConfig } from '@storybook/react-vite';
 import react from '@vitejs/plugin-react';
+import { sourceAliases } from '../scripts/source-aliases.js';
 
 /**
- * Storybook for @message-stream/react. Stories render the package as users get it (the
- * built `dist`, through `@message-stream/react`), on the mock's MSW handlers, and double as
- * browser tests through @storybook/addon-vitest (see vitest.storybook.config.ts).
+ * Storybook for @message-stream/react. Stories import `@message-stream/*` from source (so an
+ * edit shows without a build), run on the mock's MSW handlers, and double as browser tests
+ * through @storybook/addon-vitest (see vitest.storybook.config.ts).
  */
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
@@ -22,7 +23,10 @@ const config: StorybookConfig = {
       (plugin) =>
         plugin && typeof plugin === 'object' && 'name' in plugin && /^vite:react/.test(plugin.name),
     );
-    return mergeConfig(viteConfig, { plugins: hasReact ? [] : [react()] });
+    return mergeConfig(viteConfig, {
+      plugins: hasReact ? [] : [react()],
+      resolve: { alias: sourceAliases() },
+    });
   },
 };
 

@@ -58,7 +58,7 @@ const RENDERERS: BlockRenderers = {
 
 /**
  * Custom renderers: `byToolName` for the get_weather call, `byType` for text; anything without
- * one (an unknown type, even one named `constructor`) falls back to GenericBlock.
+ * one (an unknown type, even one named `constructor`) falls back to GenericBlockView.
  */
 export const CustomRenderers: Story = {
   args: { block: undefined as never },

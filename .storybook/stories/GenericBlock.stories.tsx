@@ -1,13 +1,13 @@
 import type { BlockState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent } from 'storybook/test';
-import { GenericBlock } from './kit.js';
+import { GenericBlockView } from './kit.js';
 import { blockOfType, blockState, finalState } from './support.js';
 
 const meta = {
-  title: 'Components/GenericBlock',
-  component: GenericBlock,
-} satisfies Meta<typeof GenericBlock>;
+  title: 'Components/GenericBlockView',
+  component: GenericBlockView,
+} satisfies Meta<typeof GenericBlockView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
@@ -19,7 +19,7 @@ export const UnknownBlock: Story = {
       block: blockOfType(await finalState('unknown-events'), 'code_execution_output'),
     }),
   ],
-  render: (_args, { loaded }) => <GenericBlock block={loaded.block as BlockState} />,
+  render: (_args, { loaded }) => <GenericBlockView block={loaded.block as BlockState} />,
   play: async ({ canvas, canvasElement }) => {
     const toggle = canvas.getByRole('button', { name: 'code_execution_output' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -53,7 +53,9 @@ export const StreamingWithUnappliedDeltas: Story = {
 export const FallbackBlock: Story = {
   args: { block: undefined as never },
   loaders: [async () => ({ block: blockOfType(await finalState('fallback-block'), 'fallback') })],
-  render: (_args, { loaded }) => <GenericBlock block={loaded.block as BlockState} defaultOpen />,
+  render: (_args, { loaded }) => (
+    <GenericBlockView block={loaded.block as BlockState} defaultOpen />
+  ),
   play: async ({ canvas }) => {
     await expect(canvas.getByText(/"to_model": "claude-sonnet-5"/)).toBeVisible();
   },

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { GenericBlock, ServerToolUseBlock, TextBlock, ToolCallCard } from './kit.js';
+import { GenericBlockView, ServerToolUseView, TextBlockView, ToolCallCard } from './kit.js';
 import { blockState, SCROLLABLE_REGION_A11Y } from './support.js';
 
 /**
@@ -69,7 +69,7 @@ export const LongToolResult: Story = {
 /** An unknown block with a lot of JSON, opened. */
 export const LongUnknownBlock: Story = {
   render: () => (
-    <GenericBlock defaultOpen block={blockState({ type: 'bulk_data', ...BIG_INPUT })} />
+    <GenericBlockView defaultOpen block={blockState({ type: 'bulk_data', ...BIG_INPUT })} />
   ),
   play: async ({ canvasElement }) => scrollsDown(canvasElement.querySelector('.ms-generic__json')),
 };
@@ -77,7 +77,7 @@ export const LongUnknownBlock: Story = {
 /** A server tool with a long input. */
 export const LongServerToolInput: Story = {
   render: () => (
-    <ServerToolUseBlock
+    <ServerToolUseView
       block={blockState({
         type: 'server_tool_use',
         id: 'srvtoolu_01Big',
@@ -93,7 +93,7 @@ export const LongServerToolInput: Story = {
 /** A code block with a line wider than the message. */
 export const WideCodeBlock: Story = {
   render: () => (
-    <TextBlock text={`\`\`\`ts\n${'const value = compute(input); '.repeat(12)}\n\`\`\``} />
+    <TextBlockView text={`\`\`\`ts\n${'const value = compute(input); '.repeat(12)}\n\`\`\``} />
   ),
   play: async ({ canvasElement }) =>
     scrollsSideways(canvasElement.querySelector('.ms-markdown pre')),
@@ -104,7 +104,7 @@ export const WideTable: Story = {
   render: () => {
     const columns = Array.from({ length: 30 }, (_, i) => `Quarter_${i + 1}_revenue`);
     return (
-      <TextBlock
+      <TextBlockView
         text={[
           `| ${columns.join(' | ')} |`,
           `| ${columns.map(() => '---').join(' | ')} |`,

@@ -1,20 +1,20 @@
 import type { BlockState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { ServerToolUseBlock, WebSearchResultsBlock } from './kit.js';
+import { ServerToolUseView, WebSearchResultsView } from './kit.js';
 import { blockOfType, blockState, blocksOf, finalState, midStream } from './support.js';
 
 /** Server tools: what the API runs itself (web search, code execution), and their results. */
 const meta = {
   title: 'Components/Server tools',
-  component: ServerToolUseBlock,
-} satisfies Meta<typeof ServerToolUseBlock>;
+  component: ServerToolUseView,
+} satisfies Meta<typeof ServerToolUseView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
 const blockOf = (loaded: Record<string, unknown>) => loaded.block as BlockState;
 
-/** ServerToolUseBlock: a web search whose query is still being written. */
+/** ServerToolUseView: a web search whose query is still being written. */
 export const WebSearchStreaming: Story = {
   args: { block: undefined as never },
   loaders: [
@@ -26,20 +26,20 @@ export const WebSearchStreaming: Story = {
           : undefined;
       }),
   ],
-  render: (_args, { loaded }) => <ServerToolUseBlock block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ServerToolUseView block={blockOf(loaded)} />,
   play: async ({ canvasElement }) => {
     const line = canvasElement.querySelector('.ms-server-tool');
     await expect(line).toHaveTextContent(/^Searching the web for .*weather NY/);
   },
 };
 
-/** ServerToolUseBlock: the search as sent (the `spec-web-search` fixture). */
+/** ServerToolUseView: the search as sent (the `spec-web-search` fixture). */
 export const WebSearchComplete: Story = {
   args: { block: undefined as never },
   loaders: [
     async () => ({ block: blockOfType(await finalState('spec-web-search'), 'server_tool_use') }),
   ],
-  render: (_args, { loaded }) => <ServerToolUseBlock block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ServerToolUseView block={blockOf(loaded)} />,
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('.ms-server-tool')).toHaveTextContent(
       'Searched the web for',
@@ -48,7 +48,7 @@ export const WebSearchComplete: Story = {
   },
 };
 
-/** ServerToolUseBlock: a search cut off by the end of the stream. */
+/** ServerToolUseView: a search cut off by the end of the stream. */
 export const WebSearchInterrupted: Story = {
   args: {
     block: blockState(
@@ -68,7 +68,7 @@ export const WebSearchInterrupted: Story = {
   },
 };
 
-/** ServerToolUseBlock: another server tool (code execution), with its input. */
+/** ServerToolUseView: another server tool (code execution), with its input. */
 export const OtherServerTool: Story = {
   args: {
     block: blockState({
@@ -85,7 +85,7 @@ export const OtherServerTool: Story = {
   },
 };
 
-/** WebSearchResultsBlock: three results with host and age (the `spec-web-search` fixture). */
+/** WebSearchResultsView: three results with host and age (the `spec-web-search` fixture). */
 export const SearchResults: Story = {
   args: { block: undefined as never },
   loaders: [
@@ -93,7 +93,7 @@ export const SearchResults: Story = {
       block: blockOfType(await finalState('spec-web-search'), 'web_search_tool_result'),
     }),
   ],
-  render: (_args, { loaded }) => <WebSearchResultsBlock block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <WebSearchResultsView block={blockOf(loaded)} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByText('3 search results')).toBeVisible();
     const list = canvas.getByRole('list', { name: '3 search results' });
@@ -104,7 +104,7 @@ export const SearchResults: Story = {
   },
 };
 
-/** WebSearchResultsBlock: a result whose URL is not http(s) is listed without a link. */
+/** WebSearchResultsView: a result whose URL is not http(s) is listed without a link. */
 export const SearchResultUnsafeUrl: Story = {
   args: {
     block: blockState({
@@ -116,7 +116,7 @@ export const SearchResultUnsafeUrl: Story = {
       ],
     }),
   },
-  render: (args) => <WebSearchResultsBlock block={args.block} />,
+  render: (args) => <WebSearchResultsView block={args.block} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('link', { name: 'A safe page' })).toBeVisible();
     await expect(canvas.queryByRole('link', { name: 'A script URL' })).toBeNull();
@@ -124,7 +124,7 @@ export const SearchResultUnsafeUrl: Story = {
   },
 };
 
-/** WebSearchResultsBlock: the search failed. */
+/** WebSearchResultsView: the search failed. */
 export const SearchError: Story = {
   args: {
     block: blockState({
@@ -133,7 +133,7 @@ export const SearchError: Story = {
       content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
     }),
   },
-  render: (args) => <WebSearchResultsBlock block={args.block} />,
+  render: (args) => <WebSearchResultsView block={args.block} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByText('Search failed: max_uses_exceeded')).toBeVisible();
   },

@@ -1,12 +1,12 @@
 import { createStreamError, type StreamError as StreamErrorInfo } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { StreamError } from './kit.js';
+import { StreamErrorNotice } from './kit.js';
 
 const meta = {
-  title: 'Components/StreamError',
-  component: StreamError,
-} satisfies Meta<typeof StreamError>;
+  title: 'Components/StreamErrorNotice',
+  component: StreamErrorNotice,
+} satisfies Meta<typeof StreamErrorNotice>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

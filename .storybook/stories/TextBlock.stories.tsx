@@ -1,7 +1,7 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
-import { TextBlock } from './kit.js';
+import { TextBlockView } from './kit.js';
 import { Replay } from './replay.js';
 import {
   blockOfType,
@@ -14,9 +14,9 @@ import {
 } from './support.js';
 
 const meta = {
-  title: 'Components/TextBlock',
-  component: TextBlock,
-} satisfies Meta<typeof TextBlock>;
+  title: 'Components/TextBlockView',
+  component: TextBlockView,
+} satisfies Meta<typeof TextBlockView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
@@ -155,7 +155,7 @@ export const WithCitations: Story = {
     },
   ],
   render: (_args, { loaded }) => (
-    <TextBlock
+    <TextBlockView
       text={blockText(loaded.block)}
       citations={(loaded.block.block as { citations: Citation[] }).citations}
     />
@@ -185,7 +185,9 @@ export const StreamingReplay: Story = {
   ],
   render: (_args, { loaded }) => (
     <Replay steps={loaded.steps as BlockState[]} intervalMs={60}>
-      {(block) => <TextBlock text={blockText(block)} streaming={block.status === 'streaming'} />}
+      {(block) => (
+        <TextBlockView text={blockText(block)} streaming={block.status === 'streaming'} />
+      )}
     </Replay>
   ),
   play: async ({ canvasElement, loaded }) => {
@@ -210,7 +212,7 @@ export const LongAnswer: Story = {
       return { text: blockText(blockOfType(state, 'text')) };
     },
   ],
-  render: (_args, { loaded }) => <TextBlock text={loaded.text} />,
+  render: (_args, { loaded }) => <TextBlockView text={loaded.text} />,
   play: async ({ canvas, loaded }) => {
     await expect(
       canvas.getByRole('heading', {

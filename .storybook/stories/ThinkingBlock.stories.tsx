@@ -1,14 +1,14 @@
 import type { BlockState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor } from 'storybook/test';
-import { ThinkingBlock } from './kit.js';
+import { ThinkingBlockView } from './kit.js';
 import { Replay } from './replay.js';
 import { blockOfType, blocksOf, finalState, midStream, statesOf, watch } from './support.js';
 
 const meta = {
-  title: 'Components/ThinkingBlock',
-  component: ThinkingBlock,
-} satisfies Meta<typeof ThinkingBlock>;
+  title: 'Components/ThinkingBlockView',
+  component: ThinkingBlockView,
+} satisfies Meta<typeof ThinkingBlockView>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
@@ -27,7 +27,7 @@ export const Streaming: Story = {
         return block?.status === 'streaming' && text.includes('462 = 3') ? block : undefined;
       }),
   ],
-  render: (_args, { loaded }) => <ThinkingBlock block={thinkingOf(loaded)} />,
+  render: (_args, { loaded }) => <ThinkingBlockView block={thinkingOf(loaded)} />,
   play: async ({ canvas, canvasElement }) => {
     const button = canvas.getByRole('button', { name: 'Thinking…' });
     await expect(button).toHaveAttribute('aria-expanded', 'true');
@@ -52,7 +52,7 @@ export const Complete: Story = {
   ],
   render: (_args, { loaded }) => (
     <Replay steps={loaded.steps as BlockState[]} intervalMs={150}>
-      {(block) => <ThinkingBlock block={block} />}
+      {(block) => <ThinkingBlockView block={block} />}
     </Replay>
   ),
   play: async ({ canvas }) => {
@@ -81,7 +81,9 @@ export const CollapsesWhenAnswerStarts: Story = {
         const answerStarted = blocks.some(
           (b) => b.block.type === 'text' && (b.block as { text: string }).text !== '',
         );
-        return thinking ? <ThinkingBlock block={thinking} answerStarted={answerStarted} /> : null;
+        return thinking ? (
+          <ThinkingBlockView block={thinking} answerStarted={answerStarted} />
+        ) : null;
       }}
     </Replay>
   ),
@@ -111,7 +113,7 @@ export const CollapsesWhenAnswerStarts: Story = {
 export const Restored: Story = {
   args: { block: undefined as never },
   loaders: [async () => ({ block: blockOfType(await finalState('spec-thinking'), 'thinking') })],
-  render: (_args, { loaded }) => <ThinkingBlock block={thinkingOf(loaded)} />,
+  render: (_args, { loaded }) => <ThinkingBlockView block={thinkingOf(loaded)} />,
   play: async ({ canvas }) => {
     const button = canvas.getByRole('button', { name: 'Thought' });
     await expect(button).toHaveAttribute('aria-expanded', 'false');
@@ -134,7 +136,7 @@ export const Interrupted: Story = {
       return { block: { ...block, status: 'incomplete' } satisfies BlockState };
     },
   ],
-  render: (_args, { loaded }) => <ThinkingBlock block={thinkingOf(loaded)} defaultOpen />,
+  render: (_args, { loaded }) => <ThinkingBlockView block={thinkingOf(loaded)} defaultOpen />,
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('button', { name: 'Thinking interrupted' })).toBeVisible();
   },
@@ -148,7 +150,7 @@ export const Redacted: Story = {
       block: blockOfType(await finalState('redacted-thinking'), 'redacted_thinking'),
     }),
   ],
-  render: (_args, { loaded }) => <ThinkingBlock block={thinkingOf(loaded)} />,
+  render: (_args, { loaded }) => <ThinkingBlockView block={thinkingOf(loaded)} />,
   play: async ({ canvas }) => {
     await expect(
       canvas.getByText('Some reasoning was redacted by the model provider.'),

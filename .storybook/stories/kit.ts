@@ -1,6 +1,6 @@
 /**
- * Everything the stories render, from the package entry as users import it: the built `dist`
- * (run `pnpm build` first), so the stories show exactly what ships.
+ * Everything the stories render, from the package entry as users import it (resolved to its
+ * source, so an edit shows without a build).
  */
 export {
   AssistantMessage,
@@ -15,17 +15,17 @@ export {
   ContentBlockView,
   CopyButton,
   createChatStore,
-  GenericBlock,
+  GenericBlockView,
   isToolResultsTurn,
   ResumeControl,
-  ServerToolUseBlock,
-  StreamError,
-  TextBlock,
-  ThinkingBlock,
+  ServerToolUseView,
+  StreamErrorNotice,
+  TextBlockView,
+  ThinkingBlockView,
   ToolCallCard,
   type ToolCallStatus,
   type ToolResultView,
   UsageBadge,
   UserMessage,
-  WebSearchResultsBlock,
+  WebSearchResultsView,
 } from '@message-stream/react';

@@ -2,16 +2,17 @@
  * Shared helpers for the stories: stream states built from the mock's fixtures (final,
  * mid-stream, every step), block states by hand, and small DOM watchers for play functions.
  */
-import {
-  accumulate,
-  type BlockState,
-  type ContentBlock,
-  createStreamState,
-  EventStreamDecoder,
-  reduceStream,
-  type StreamState,
-} from '@message-stream/core';
+import type { BlockState, StreamState } from '@message-stream/core';
 import { loadFixture } from '@message-stream/mock';
+import { everyStateOf, finalStateOf } from '@message-stream/mock/testing';
+
+export {
+  answerText,
+  blockOfType,
+  blockState,
+  blocksOf,
+  blockText,
+} from '@message-stream/mock/testing';
 
 /**
  * True when the stories run as tests (Vitest through @storybook/addon-vitest), false in the
@@ -22,20 +23,12 @@ export const IN_TEST: boolean =
 
 /** The final state of a fixture, as the core accumulates it. */
 export async function finalState(name: string): Promise<StreamState> {
-  return accumulate(await loadFixture(name));
+  return finalStateOf(await loadFixture(name));
 }
 
 /** Every state a fixture passes through, one per event, as a live UI sees them. */
 export async function statesOf(name: string): Promise<StreamState[]> {
-  const text = await loadFixture(name);
-  const decoder = new EventStreamDecoder();
-  const states: StreamState[] = [];
-  let state = createStreamState();
-  for (const event of [...decoder.push(text), ...decoder.end()]) {
-    state = reduceStream(state, event);
-    states.push(state);
-  }
-  return states;
+  return everyStateOf(await loadFixture(name));
 }
 
 /** The first state of a fixture for which `pick` finds a block; that state and block. */
@@ -49,40 +42,6 @@ export async function midStream(
   }
   throw new Error(`No state of ${name} has the block asked for.`);
 }
-
-/** The blocks of a state's message (none before `message_start`). */
-export const blocksOf = (state: StreamState): readonly BlockState[] => state.message?.content ?? [];
-
-/** The `nth` block of `type` in a state, or an error naming it. */
-export function blockOfType(state: StreamState, type: string, nth = 0): BlockState {
-  const block = blocksOf(state).filter((b) => b.block.type === type)[nth];
-  if (!block) throw new Error(`No ${type} block #${nth} in this state.`);
-  return block;
-}
-
-/** A block state by hand, for shapes no fixture has. */
-export function blockState(
-  block: Record<string, unknown>,
-  status: BlockState['status'] = 'complete',
-  extra: Partial<BlockState> = {},
-): BlockState {
-  return { index: 0, status, block: block as unknown as ContentBlock, ...extra };
-}
-
-/** The text of a block, or '' when it has none. */
-export const blockText = (block: BlockState): string => {
-  const text = (block.block as { text?: unknown }).text;
-  return typeof text === 'string' ? text : '';
-};
-
-/** The text blocks of a state, joined by a blank line: what the reader gets to read. */
-export const answerText = (state: StreamState | null | undefined): string =>
-  state
-    ? blocksOf(state)
-        .filter((b) => b.block.type === 'text')
-        .map(blockText)
-        .join('\n\n')
-    : '';
 
 /** How many content deltas a fixture streams: how long it takes at a given pace. */
 export const deltaCount = (fixtureText: string): number =>

@@ -1,6 +1,7 @@
 import { createMessagesProxy, toNodeHandler } from '@message-stream/core/proxy';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { sourceAliases } from '../../scripts/source-aliases.js';
 
 /**
  * With ANTHROPIC_API_KEY set, the dev server answers /v1/messages through the core's proxy
@@ -31,6 +32,8 @@ export default defineConfig(() => {
   const apiKey = process.env.ANTHROPIC_API_KEY;
   return {
     plugins: [react(), messagesProxy(apiKey)],
+    // The page imports `@message-stream/*` from source: an edit shows without a build.
+    resolve: { alias: sourceAliases() },
     define: {
       // Only whether a key exists reaches the page, never the key.
       'import.meta.env.VITE_LIVE_API': JSON.stringify(apiKey ? 'true' : ''),

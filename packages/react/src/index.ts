@@ -1,61 +1,77 @@
+/**
+ * `@message-stream/react`: the drop-in `<ChatStream/>`, the parts it is built from (for your
+ * own layout), the chat store and hooks, and the helpers the parts use. Grouped in that order.
+ */
+
+// Conversation parts: compose your own layout from these.
 export { AssistantMessage, type AssistantMessageProps } from './chat/assistant-message.js';
+// The drop-in chat.
 export { ChatStream, type ChatStreamProps } from './chat/chat-stream.js';
 export { Composer, type ComposerProps } from './chat/composer.js';
-export { type FollowScroll, useFollowScroll } from './chat/use-follow-scroll.js';
 export { UserMessage, type UserMessageProps } from './chat/user-message.js';
-export { CitationList, type CitationListProps } from './components/CitationList.js';
+
+// Block parts: one component per content block of an answer.
+export { CitationList, type CitationListProps } from './components/citation-list.js';
 export {
   type BlockRendererProps,
   type BlockRenderers,
   ContentBlockView,
   type ContentBlockViewProps,
-} from './components/ContentBlockView.js';
-export { CopyButton, type CopyButtonProps } from './components/CopyButton.js';
-export { GenericBlock, type GenericBlockProps } from './components/GenericBlock.js';
-export { RedactedThinking, type RedactedThinkingProps } from './components/RedactedThinking.js';
-export { canRecover, ResumeControl, type ResumeControlProps } from './components/ResumeControl.js';
+} from './components/content-block-view.js';
+export { CopyButton, type CopyButtonProps } from './components/copy-button.js';
 export {
-  ServerToolUseBlock,
-  type ServerToolUseBlockProps,
-} from './components/ServerToolUseBlock.js';
-export { StreamError, type StreamErrorProps } from './components/StreamError.js';
-export { TextBlock, type TextBlockProps } from './components/TextBlock.js';
-export { ThinkingBlock, type ThinkingBlockProps } from './components/ThinkingBlock.js';
-export { ToolCallCard, type ToolCallCardProps } from './components/ToolCallCard.js';
-export { resultText, ToolResult, type ToolResultProps } from './components/ToolResult.js';
+  GenericBlockView,
+  type GenericBlockViewProps,
+} from './components/generic-block-view.js';
+export { RedactedThinking, type RedactedThinkingProps } from './components/redacted-thinking.js';
+export { canRecover, ResumeControl, type ResumeControlProps } from './components/resume-control.js';
+export {
+  ServerToolUseView,
+  type ServerToolUseViewProps,
+} from './components/server-tool-use-view.js';
+export {
+  StreamErrorNotice,
+  type StreamErrorNoticeProps,
+} from './components/stream-error-notice.js';
+export { TextBlockView, type TextBlockViewProps } from './components/text-block-view.js';
+export {
+  ThinkingBlockView,
+  type ThinkingBlockViewProps,
+} from './components/thinking-block-view.js';
+export { ToolCallCard, type ToolCallCardProps } from './components/tool-call-card.js';
+export { resultText, ToolResult, type ToolResultProps } from './components/tool-result.js';
+// Helpers the parts use, for custom parts.
 export {
   deriveToolStatus,
   sameToolResult,
   TOOL_STATUS_LABELS,
   type ToolCallStatus,
   type ToolResultView,
-} from './components/toolStatus.js';
-export { UsageBadge, type UsageBadgeProps } from './components/UsageBadge.js';
+} from './components/tool-status.js';
+export { UsageBadge, type UsageBadgeProps } from './components/usage-badge.js';
 export {
-  WebSearchResultsBlock,
-  type WebSearchResultsBlockProps,
-} from './components/WebSearchResultsBlock.js';
-export {
-  type MessageStreamView,
-  useMessageStream,
-} from './hooks/use-message-stream.js';
-export { StreamingMarkdown } from './markdown/StreamingMarkdown.js';
-export {
-  type MarkdownChunk,
-  type MarkdownSplit,
-  splitMarkdown,
-} from './markdown/split.js';
+  WebSearchResultsView,
+  type WebSearchResultsViewProps,
+} from './components/web-search-results-view.js';
+
+// The chat store and hooks.
+export { type FollowScroll, useFollowScroll } from './hooks/use-follow-scroll.js';
+export { type MessageStreamView, useMessageStream } from './hooks/use-message-stream.js';
+export { type MarkdownChunk, type MarkdownSplit, splitMarkdown } from './markdown/split.js';
+export { StreamingMarkdown, type StreamingMarkdownProps } from './markdown/streaming-markdown.js';
 export { repairStreamingTail } from './markdown/tail.js';
 export { hostnameOf, markdownUrlTransform, safeHref } from './markdown/url.js';
 export { isToolResultsTurn, toMessageParams } from './store/conversation.js';
 export { type ChatStore, createChatStore } from './store/create-chat-store.js';
+/** @deprecated Renamed to `ChatPersistStorage` (zustand exports a `PersistStorage` of its own). */
 export type {
   AssistantTurn,
   ChatActions,
+  ChatPersistStorage,
+  ChatPersistStorage as PersistStorage,
   ChatState,
   ChatStatus,
   ChatStoreOptions,
-  PersistStorage,
   RequestDefaults,
   ToolCall,
   ToolResultState,

@@ -1,6 +1,6 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
-import { type BlockRenderers, ContentBlockView } from '../components/ContentBlockView.js';
+import { type BlockRenderers, ContentBlockView } from '../components/content-block-view.js';
 import type { AssistantTurn } from '../store/types.js';
 
 export interface AssistantMessageProps {

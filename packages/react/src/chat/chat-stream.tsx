@@ -1,17 +1,17 @@
 import { toMessage } from '@message-stream/core';
 import { type ReactElement, useRef } from 'react';
-import type { BlockRenderers } from '../components/ContentBlockView.js';
-import { ResumeControl } from '../components/ResumeControl.js';
-import { StreamError } from '../components/StreamError.js';
-import { UsageBadge } from '../components/UsageBadge.js';
+import type { BlockRenderers } from '../components/content-block-view.js';
+import { ResumeControl } from '../components/resume-control.js';
+import { StreamErrorNotice } from '../components/stream-error-notice.js';
+import { UsageBadge } from '../components/usage-badge.js';
+import { useAnnouncement } from '../hooks/use-announcement.js';
+import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { ChatStoreOptions } from '../store/types.js';
 import { AssistantMessage } from './assistant-message.js';
 import { Composer } from './composer.js';
-import { useAnnouncement } from './use-announcement.js';
-import { useFollowScroll } from './use-follow-scroll.js';
 import { UserMessage } from './user-message.js';
 
 export interface ChatStreamProps extends Partial<ChatStoreOptions> {
@@ -99,7 +99,7 @@ export function ChatStream({
         {announcement}
       </div>
       <div className="ms-chat__footer">
-        <StreamError error={error} status={answer?.stream.status} />
+        <StreamErrorNotice error={error} status={answer?.stream.status} />
         {answer ? (
           <ResumeControl
             status={answer.stream.status}

@@ -1,6 +1,6 @@
 import type { ComponentPropsWithoutRef, ReactElement } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
-import { ScrollableDiv, ScrollablePre } from '../components/Scrollable.js';
+import { ScrollableDiv, ScrollablePre } from '../components/scrollable.js';
 import { hostnameOf } from './url.js';
 
 type LinkProps = ComponentPropsWithoutRef<'a'> & ExtraProps;

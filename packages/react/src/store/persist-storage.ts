@@ -1,5 +1,5 @@
 import type { StorageValue, PersistStorage as ZustandPersistStorage } from 'zustand/middleware';
-import type { PersistStorage } from './types.js';
+import type { ChatPersistStorage } from './types.js';
 
 /** How long writes are held back while state changes (frames of a stream arrive ~60/s). */
 const WRITE_DELAY_MS = 500;
@@ -11,7 +11,7 @@ const WRITE_DELAY_MS = 500;
  * reported once on the console. The last pending write goes out when the page is hidden.
  */
 export function throttledStorage<T>(
-  getStorage: () => PersistStorage | undefined,
+  getStorage: () => ChatPersistStorage | undefined,
 ): ZustandPersistStorage<T> {
   let pending: { name: string; value: StorageValue<T> } | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;

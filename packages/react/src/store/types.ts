@@ -107,11 +107,11 @@ export interface ChatStoreOptions
    * Keep the conversation across page loads (zustand `persist`, localStorage by default).
    * An answer cut off by the reload shows as interrupted and can be resumed.
    */
-  readonly persist?: { readonly name: string; readonly storage?: PersistStorage } | false;
+  readonly persist?: { readonly name: string; readonly storage?: ChatPersistStorage } | false;
 }
 
 /** Where persisted conversations are kept: the subset of Storage the store needs. */
-export interface PersistStorage {
+export interface ChatPersistStorage {
   getItem(name: string): string | null | Promise<string | null>;
   setItem(name: string, value: string): void | Promise<void>;
   removeItem(name: string): void | Promise<void>;

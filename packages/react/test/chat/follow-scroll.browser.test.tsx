@@ -2,7 +2,7 @@ import { act, render } from '@testing-library/react';
 import { type ReactElement, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { describe, expect, it } from 'vitest';
-import { useFollowScroll } from '../../src/chat/use-follow-scroll.js';
+import { useFollowScroll } from '../../src/hooks/use-follow-scroll.js';
 
 // Real layout: a 200 px log whose last turn grows, in Chromium.
 

@@ -10,7 +10,7 @@ import {
   type BlockRendererProps,
   type BlockRenderers,
   ContentBlockView,
-} from '../../src/components/ContentBlockView.js';
+} from '../../src/components/content-block-view.js';
 import { axeViolations, blockState, blocksOf, everyState, finalState } from './support.js';
 
 afterEach(cleanup);

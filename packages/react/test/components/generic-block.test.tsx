@@ -5,17 +5,17 @@ import { userEvent } from '@testing-library/user-event';
 import fc from 'fast-check';
 import { Component, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContentBlockView } from '../../src/components/ContentBlockView.js';
-import { GenericBlock } from '../../src/components/GenericBlock.js';
+import { ContentBlockView } from '../../src/components/content-block-view.js';
+import { GenericBlockView } from '../../src/components/generic-block-view.js';
 import { axeViolations, blockAt, blockState, finalState } from './support.js';
 
 afterEach(cleanup);
 
-describe('GenericBlock', () => {
+describe('GenericBlockView', () => {
   it('is a collapsed card naming the block type, opening to its JSON (unknown-events)', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(unknownEvents), 1);
-    const { container } = render(<GenericBlock block={block} />);
+    const { container } = render(<GenericBlockView block={block} />);
     const button = screen.getByRole('button', { name: 'code_execution_output' });
     const panel = container.querySelector('.ms-generic__panel') as HTMLElement;
     expect(button.getAttribute('aria-expanded')).toBe('false');
@@ -33,7 +33,7 @@ describe('GenericBlock', () => {
   it('shows the deltas it could not apply (unknown-events)', async () => {
     const text = blockAt(await finalState(unknownEvents), 0);
     expect(text.otherDeltas).toHaveLength(1);
-    const { container } = render(<GenericBlock block={text} defaultOpen />);
+    const { container } = render(<GenericBlockView block={text} defaultOpen />);
     const [, deltas] = container.querySelectorAll('pre');
     expect(JSON.parse(deltas?.textContent ?? '')).toEqual([
       { type: 'text_annotation_delta', note: 'x' },
@@ -42,16 +42,16 @@ describe('GenericBlock', () => {
 
   it('says when the block is still streaming or was cut off', () => {
     const { rerender } = render(
-      <GenericBlock block={blockState({ type: 'future' }, 'streaming')} />,
+      <GenericBlockView block={blockState({ type: 'future' }, 'streaming')} />,
     );
     expect(screen.getByRole('button').textContent).toBe('future (streaming)');
-    rerender(<GenericBlock block={blockState({ type: 'future' }, 'incomplete')} />);
+    rerender(<GenericBlockView block={blockState({ type: 'future' }, 'incomplete')} />);
     expect(screen.getByRole('button').textContent).toBe('future (incomplete)');
   });
 
   it('opens and closes with Enter on the focused button', async () => {
     const user = userEvent.setup();
-    render(<GenericBlock block={blockState({ type: 'future' })} />);
+    render(<GenericBlockView block={blockState({ type: 'future' })} />);
     await user.tab();
     await user.keyboard('{Enter}');
     expect(screen.getByRole('button').getAttribute('aria-expanded')).toBe('true');
@@ -61,7 +61,7 @@ describe('GenericBlock', () => {
 
   it('has no axe violations, closed and open', async () => {
     const user = userEvent.setup();
-    const { container } = render(<GenericBlock block={blockState({ type: 'future', a: 1 })} />);
+    const { container } = render(<GenericBlockView block={blockState({ type: 'future', a: 1 })} />);
     expect(await axeViolations(container)).toEqual([]);
     await user.click(screen.getByRole('button'));
     expect(await axeViolations(container)).toEqual([]);

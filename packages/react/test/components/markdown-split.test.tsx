@@ -5,8 +5,8 @@ import Markdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownComponents } from '../../src/markdown/components.js';
-import { StreamingMarkdown } from '../../src/markdown/StreamingMarkdown.js';
 import { type MarkdownSplit, splitMarkdown } from '../../src/markdown/split.js';
+import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
 import { markdownUrlTransform } from '../../src/markdown/url.js';
 import { blockAt, finalState } from './support.js';
 

@@ -1,6 +1,6 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TextBlock } from '../../src/components/TextBlock.js';
+import { TextBlockView } from '../../src/components/text-block-view.js';
 import { splitMarkdown } from '../../src/markdown/split.js';
 import { repairStreamingTail, tailRepairWork } from '../../src/markdown/tail.js';
 
@@ -111,41 +111,41 @@ describe('repairStreamingTail on long runs of markers (issue 14, defect 2)', () 
   });
 });
 
-describe('TextBlock streaming tail', () => {
+describe('TextBlockView streaming tail', () => {
   it('renders an open fence as a code block while streaming', () => {
-    const { container } = render(<TextBlock text={'Run:\n\n```bash\nnpm install'} streaming />);
+    const { container } = render(<TextBlockView text={'Run:\n\n```bash\nnpm install'} streaming />);
     const code = container.querySelector('pre code');
     expect(code?.textContent).toBe('npm install\n');
     expect(container.textContent).not.toContain('```');
   });
 
   it('does not show a dangling ** while streaming', () => {
-    const { container } = render(<TextBlock text="The answer is **" streaming />);
+    const { container } = render(<TextBlockView text="The answer is **" streaming />);
     expect(container.textContent).toBe('The answer is');
     expect(container.querySelector('strong')).toBeNull();
   });
 
   it('shows a half-written link as its text, without brackets or a link, while streaming', () => {
-    const { container } = render(<TextBlock text="Read [the guide](http://exa" streaming />);
+    const { container } = render(<TextBlockView text="Read [the guide](http://exa" streaming />);
     expect(container.textContent).toBe('Read the guide');
     expect(container.querySelector('a')).toBeNull();
   });
 
   it('renders the link once it is complete', () => {
     const { container } = render(
-      <TextBlock text="Read [the guide](http://example.com/guide)" streaming />,
+      <TextBlockView text="Read [the guide](http://example.com/guide)" streaming />,
     );
     expect(container.querySelector('a')?.getAttribute('href')).toBe('http://example.com/guide');
   });
 
   it('repairs nothing once the text is complete: it renders as written', () => {
-    const { container } = render(<TextBlock text="The answer is **" />);
+    const { container } = render(<TextBlockView text="The answer is **" />);
     expect(container.textContent).toBe('The answer is **');
   });
 
   it('repairs only the last chunk', () => {
     const { container } = render(
-      <TextBlock text={'First ends with **\n\nSecond ends with **'} streaming />,
+      <TextBlockView text={'First ends with **\n\nSecond ends with **'} streaming />,
     );
     const paragraphs = [...container.querySelectorAll('p')].map((p) => p.textContent);
     expect(paragraphs).toEqual(['First ends with **', 'Second ends with']);

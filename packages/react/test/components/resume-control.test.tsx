@@ -2,7 +2,7 @@ import { createStreamError, type StreamStatus } from '@message-stream/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ResumeControl } from '../../src/components/ResumeControl.js';
+import { ResumeControl } from '../../src/components/resume-control.js';
 import { axeViolations } from './support.js';
 
 afterEach(cleanup);

@@ -3,21 +3,21 @@ import pauseTurn from '@message-stream/mock/fixtures/pause-turn.sse?raw';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CitationList } from '../../src/components/CitationList.js';
-import { ServerToolUseBlock } from '../../src/components/ServerToolUseBlock.js';
-import { WebSearchResultsBlock } from '../../src/components/WebSearchResultsBlock.js';
+import { CitationList } from '../../src/components/citation-list.js';
+import { ServerToolUseView } from '../../src/components/server-tool-use-view.js';
+import { WebSearchResultsView } from '../../src/components/web-search-results-view.js';
 import { axeViolations, blockAt, blockState, blocksOf, everyState, finalState } from './support.js';
 
 afterEach(cleanup);
 
-describe('ServerToolUseBlock', () => {
+describe('ServerToolUseView', () => {
   it('shows the web search query as it streams, then as searched (spec-web-search)', () => {
     const { container, rerender } = render(<div />);
     const lines: string[] = [];
     for (const state of everyState(webSearch)) {
       const block = blocksOf(state).find((b) => b.index === 1);
       if (!block) continue;
-      rerender(<ServerToolUseBlock block={block} />);
+      rerender(<ServerToolUseView block={block} />);
       const line = container.textContent ?? '';
       if (lines.at(-1) !== line) lines.push(line);
     }
@@ -35,7 +35,7 @@ describe('ServerToolUseBlock', () => {
       { type: 'server_tool_use', id: 's', name: 'web_search', input: { query: 'cats' } },
       'incomplete',
     );
-    const { container } = render(<ServerToolUseBlock block={block} />);
+    const { container } = render(<ServerToolUseView block={block} />);
     expect(container.textContent).toBe('Web search interrupted for cats');
     expect(container.firstElementChild?.className).toContain('ms-server-tool--incomplete');
   });
@@ -47,7 +47,7 @@ describe('ServerToolUseBlock', () => {
       name: 'code_execution',
       input: { code: 'print(1)' },
     });
-    const { container } = render(<ServerToolUseBlock block={block} />);
+    const { container } = render(<ServerToolUseView block={block} />);
     expect(container.querySelector('.ms-server-tool__line')?.textContent).toBe(
       'Used code_execution',
     );
@@ -55,10 +55,10 @@ describe('ServerToolUseBlock', () => {
   });
 });
 
-describe('WebSearchResultsBlock', () => {
+describe('WebSearchResultsView', () => {
   it('lists each result as a link with its host and age (spec-web-search)', async () => {
     const block = blockAt(await finalState(webSearch), 2);
-    render(<WebSearchResultsBlock block={block} />);
+    render(<WebSearchResultsView block={block} />);
     const list = screen.getByRole('list', { name: '3 search results' });
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(3);
@@ -83,17 +83,17 @@ describe('WebSearchResultsBlock', () => {
       tool_use_id: 's',
       content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
     });
-    const { container } = render(<WebSearchResultsBlock block={block} />);
+    const { container } = render(<WebSearchResultsView block={block} />);
     expect(container.textContent).toBe('Search failed: max_uses_exceeded');
   });
 
   it('counts one result in the singular (pause-turn has two, checked too)', async () => {
     const two = blockAt(await finalState(pauseTurn), 2);
-    render(<WebSearchResultsBlock block={two} />);
+    render(<WebSearchResultsView block={two} />);
     expect(screen.getByRole('list', { name: '2 search results' })).toBeTruthy();
     cleanup();
     const content = (two.block.content as unknown[]).slice(0, 1);
-    render(<WebSearchResultsBlock block={{ ...two, block: { ...two.block, content } }} />);
+    render(<WebSearchResultsView block={{ ...two, block: { ...two.block, content } }} />);
     expect(screen.getByRole('list', { name: '1 search result' })).toBeTruthy();
   });
 });
@@ -145,8 +145,8 @@ describe('server tool views: accessibility', () => {
     const citations = blockAt(state, 4).block.citations as Citation[];
     const { container } = render(
       <>
-        <ServerToolUseBlock block={blockAt(state, 1)} />
-        <WebSearchResultsBlock block={blockAt(state, 2)} />
+        <ServerToolUseView block={blockAt(state, 1)} />
+        <WebSearchResultsView block={blockAt(state, 2)} />
         <CitationList citations={citations} />
       </>,
     );

@@ -6,14 +6,14 @@ import {
 import inStreamError from '@message-stream/mock/fixtures/in-stream-error.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamError } from '../../src/components/StreamError.js';
+import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
 import { axeViolations, finalState } from './support.js';
 
 afterEach(cleanup);
 
-describe('StreamError', () => {
+describe('StreamErrorNotice', () => {
   it('renders nothing without an error', () => {
-    const { container } = render(<StreamError error={null} status="complete" />);
+    const { container } = render(<StreamErrorNotice error={null} status="complete" />);
     expect(container.innerHTML).toBe('');
   });
 
@@ -24,7 +24,7 @@ describe('StreamError', () => {
     ['stream_interrupted', 'The answer was cut off before it finished. Resume to continue it.'],
     ['authentication_error', 'The API key is missing or invalid. Check the key the server uses.'],
   ])('says what a %s means, as an alert', (type, sentence) => {
-    render(<StreamError error={createStreamError({ type, message: 'raw server text' })} />);
+    render(<StreamErrorNotice error={createStreamError({ type, message: 'raw server text' })} />);
     const alert = screen.getByRole('alert');
     expect(alert.querySelector('.ms-error__description')?.textContent).toBe(sentence);
     expect(alert.textContent).not.toContain('raw server text');
@@ -36,7 +36,7 @@ describe('StreamError', () => {
       new Headers({ 'request-id': 'req_011CXYZ' }),
       '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
     );
-    render(<StreamError error={error} status="error" />);
+    render(<StreamErrorNotice error={error} status="error" />);
     expect(screen.getByRole('alert').querySelector('.ms-error__request')?.textContent).toBe(
       'Request id: req_011CXYZ',
     );
@@ -45,20 +45,20 @@ describe('StreamError', () => {
   it('shows the in-stream error of a fixture, with its modifier class (in-stream-error)', async () => {
     const state = await finalState(inStreamError);
     expect(state.error?.type).toBe('overloaded_error');
-    const { container } = render(<StreamError error={state.error} status={state.status} />);
+    const { container } = render(<StreamErrorNotice error={state.error} status={state.status} />);
     expect(container.firstElementChild?.className).toBe(`ms-error ms-error--${state.status}`);
     expect(screen.getByRole('alert').textContent).toContain('overloaded');
   });
 
   it('falls back to a sentence for the type when the description is missing', () => {
     const error = { type: 'timeout_error', message: 'x', retryable: true } as unknown as Info;
-    render(<StreamError error={error} />);
+    render(<StreamErrorNotice error={error} />);
     expect(screen.getByRole('alert').textContent).toBe('The request timed out. Try again.');
   });
 
   it('has no axe violations', async () => {
     const error = createStreamError({ type: 'api_error', message: 'x', requestId: 'req_1' });
-    const { container } = render(<StreamError error={error} status="error" />);
+    const { container } = render(<StreamErrorNotice error={error} status="error" />);
     expect(await axeViolations(container)).toEqual([]);
   });
 });

@@ -4,13 +4,13 @@ import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ContentBlockView } from '../../src/components/ContentBlockView.js';
-import { ResumeControl } from '../../src/components/ResumeControl.js';
-import { StreamError } from '../../src/components/StreamError.js';
-import { ThinkingBlock } from '../../src/components/ThinkingBlock.js';
-import { ToolCallCard } from '../../src/components/ToolCallCard.js';
-import type { ToolCallStatus } from '../../src/components/toolStatus.js';
-import { UsageBadge } from '../../src/components/UsageBadge.js';
+import { ContentBlockView } from '../../src/components/content-block-view.js';
+import { ResumeControl } from '../../src/components/resume-control.js';
+import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
+import { ThinkingBlockView } from '../../src/components/thinking-block-view.js';
+import { ToolCallCard } from '../../src/components/tool-call-card.js';
+import type { ToolCallStatus } from '../../src/components/tool-status.js';
+import { UsageBadge } from '../../src/components/usage-badge.js';
 import styles from '../../src/styles.css?raw';
 import { axeViolations, blockAt, blocksOf, finalState } from './support.js';
 
@@ -47,7 +47,7 @@ describe('default stylesheet', () => {
   it('shows a focus ring on keyboard focus', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specThinking), 0);
-    render(<ThinkingBlock block={block} />);
+    render(<ThinkingBlockView block={block} />);
     await user.tab();
     const button = screen.getByRole('button');
     expect(document.activeElement).toBe(button);
@@ -61,8 +61,8 @@ describe('default stylesheet', () => {
       status: 'streaming',
       block: { type: 'thinking', thinking: lines.slice(0, count).join('\n'), signature: '' },
     });
-    const { container, rerender } = render(<ThinkingBlock block={block(10)} />);
-    for (let count = 11; count <= 60; count++) rerender(<ThinkingBlock block={block(count)} />);
+    const { container, rerender } = render(<ThinkingBlockView block={block(10)} />);
+    for (let count = 11; count <= 60; count++) rerender(<ThinkingBlockView block={block(count)} />);
     const panel = container.querySelector('.ms-thinking__panel') as HTMLElement;
     expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
     expect(panel.scrollTop + panel.clientHeight).toBeGreaterThanOrEqual(panel.scrollHeight - 2);
@@ -103,7 +103,7 @@ describe('default stylesheet: contrast', () => {
       ];
       const { container } = render(
         <div data-theme={theme} style={{ background: 'var(--ms-bg)', padding: 8 }}>
-          <ThinkingBlock block={thinking} defaultOpen />
+          <ThinkingBlockView block={thinking} defaultOpen />
           {blocksOf(state).map((block) => (
             <ContentBlockView key={block.index} block={block} />
           ))}
@@ -113,7 +113,7 @@ describe('default stylesheet: contrast', () => {
           <ToolCallCard block={tool} result={{ content: 'Sunny' }} />
           <ToolCallCard block={tool} result={{ content: 'Nope', isError: true }} />
           <ResumeControl status="interrupted" onResume={() => {}} onRetry={() => {}} />
-          <StreamError
+          <StreamErrorNotice
             error={createStreamError({
               type: 'overloaded_error',
               message: 'x',

@@ -3,12 +3,12 @@ import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TextBlock } from '../../src/components/TextBlock.js';
+import { TextBlockView } from '../../src/components/text-block-view.js';
 import { axeViolations, blockAt, blocksOf, everyState, finalState } from './support.js';
 
 afterEach(cleanup);
 
-describe('TextBlock', () => {
+describe('TextBlockView', () => {
   it('renders GFM markdown: headings, emphasis, lists, tables, code, strikethrough', () => {
     const text = [
       '## Title',
@@ -17,7 +17,7 @@ describe('TextBlock', () => {
       '| a | b |\n| - | - |\n| 1 | 2 |',
       '```ts\nconst x = 1;\n```',
     ].join('\n\n');
-    const { container } = render(<TextBlock text={text} />);
+    const { container } = render(<TextBlockView text={text} />);
     expect(screen.getByRole('heading', { level: 2, name: 'Title' })).toBeTruthy();
     expect(container.querySelector('strong')?.textContent).toBe('bold');
     expect(container.querySelector('em')?.textContent).toBe('em');
@@ -28,24 +28,26 @@ describe('TextBlock', () => {
   });
 
   it('renders plain mode as the text exactly, in one paragraph, without markdown', () => {
-    const { container } = render(<TextBlock text={'# not a heading\n\n**as is**'} mode="plain" />);
+    const { container } = render(
+      <TextBlockView text={'# not a heading\n\n**as is**'} mode="plain" />,
+    );
     const p = container.querySelector('p.ms-text__plain');
     expect(p?.textContent).toBe('# not a heading\n\n**as is**');
     expect(container.querySelector('h1, strong')).toBeNull();
   });
 
   it('marks a streaming block busy and with a modifier class, and a finished one not', () => {
-    const { container, rerender } = render(<TextBlock text="Hello" streaming />);
+    const { container, rerender } = render(<TextBlockView text="Hello" streaming />);
     const root = container.firstElementChild as HTMLElement;
     expect(root.className).toBe('ms-text ms-text--streaming');
     expect(root.getAttribute('aria-busy')).toBe('true');
-    rerender(<TextBlock text="Hello" />);
+    rerender(<TextBlockView text="Hello" />);
     expect(root.className).toBe('ms-text');
     expect(root.hasAttribute('aria-busy')).toBe(false);
   });
 
   it('gives links rel="noopener noreferrer" and target="_blank"', () => {
-    render(<TextBlock text="[site](https://example.com) and <https://auto.example.com>" />);
+    render(<TextBlockView text="[site](https://example.com) and <https://auto.example.com>" />);
     for (const link of screen.getAllByRole('link')) {
       expect(link.getAttribute('rel')).toBe('noopener noreferrer');
       expect(link.getAttribute('target')).toBe('_blank');
@@ -54,7 +56,9 @@ describe('TextBlock', () => {
   });
 
   it('never loads an image: it becomes a link named by its alt text', () => {
-    const { container } = render(<TextBlock text="![a chart](https://img.example.com/c.png)" />);
+    const { container } = render(
+      <TextBlockView text="![a chart](https://img.example.com/c.png)" />,
+    );
     expect(container.querySelector('img')).toBeNull();
     const link = screen.getByRole('link', { name: 'Image: a chart' });
     expect(link.getAttribute('href')).toBe('https://img.example.com/c.png');
@@ -62,7 +66,7 @@ describe('TextBlock', () => {
 
   it('resolves a reference link whose definition is in another chunk', () => {
     render(
-      <TextBlock text={'See [the docs][d].\n\nMore text.\n\n[d]: https://example.com/docs'} />,
+      <TextBlockView text={'See [the docs][d].\n\nMore text.\n\n[d]: https://example.com/docs'} />,
     );
     expect(screen.getByRole('link', { name: 'the docs' }).getAttribute('href')).toBe(
       'https://example.com/docs',
@@ -73,7 +77,7 @@ describe('TextBlock', () => {
     const block = blockAt(await finalState(webSearch), 4);
     const citations = block.block.citations as Citation[];
     const { container } = render(
-      <TextBlock text={block.block.text as string} citations={citations} />,
+      <TextBlockView text={block.block.text as string} citations={citations} />,
     );
     const list = screen.getByRole('list', { name: 'Sources' });
     const link = within(list).getByRole('link', {
@@ -90,35 +94,41 @@ describe('TextBlock', () => {
   it('has no axe violations, streaming and complete', async () => {
     const text =
       '# Heading\n\nA paragraph with a [link](https://example.com).\n\n- [ ] task\n- [x] done\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n```js\ncode\n```';
-    const { container, rerender } = render(<TextBlock text={text} streaming />);
+    const { container, rerender } = render(<TextBlockView text={text} streaming />);
     expect(await axeViolations(container)).toEqual([]);
-    rerender(<TextBlock text={text} />);
+    rerender(<TextBlockView text={text} />);
     expect(await axeViolations(container)).toEqual([]);
   });
 });
 
-describe('TextBlock render counts', () => {
+describe('TextBlockView render counts', () => {
   it('re-renders only the last chunk when the text grows', () => {
     const onChunkRender = vi.fn();
     const { rerender } = render(
-      <TextBlock text={'# A\n\npara one\n\npara t'} streaming onChunkRender={onChunkRender} />,
+      <TextBlockView text={'# A\n\npara one\n\npara t'} streaming onChunkRender={onChunkRender} />,
     );
     expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([0, 5, 15]);
     onChunkRender.mockClear();
     rerender(
-      <TextBlock text={'# A\n\npara one\n\npara two'} streaming onChunkRender={onChunkRender} />,
+      <TextBlockView
+        text={'# A\n\npara one\n\npara two'}
+        streaming
+        onChunkRender={onChunkRender}
+      />,
     );
     expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([15]);
   });
 
   it('renders nothing again when only blank lines arrive', () => {
     const onChunkRender = vi.fn();
-    const { rerender } = render(<TextBlock text="para" streaming onChunkRender={onChunkRender} />);
+    const { rerender } = render(
+      <TextBlockView text="para" streaming onChunkRender={onChunkRender} />,
+    );
     onChunkRender.mockClear();
-    rerender(<TextBlock text={'para\n\n'} streaming onChunkRender={onChunkRender} />);
+    rerender(<TextBlockView text={'para\n\n'} streaming onChunkRender={onChunkRender} />);
     expect(onChunkRender.mock.calls.map(([start]) => start)).toEqual([0]);
     onChunkRender.mockClear();
-    rerender(<TextBlock text={'para\n\n\n'} streaming onChunkRender={onChunkRender} />);
+    rerender(<TextBlockView text={'para\n\n\n'} streaming onChunkRender={onChunkRender} />);
     expect(onChunkRender).not.toHaveBeenCalled();
   });
 
@@ -131,7 +141,7 @@ describe('TextBlock render counts', () => {
     let previousLastStart = 0;
     let renders = 0;
     let updates = 0;
-    const { container, rerender } = render(<TextBlock text="" streaming />);
+    const { container, rerender } = render(<TextBlockView text="" streaming />);
     let lastText = '';
     for (const state of states) {
       const block = blockAt(state, 0);
@@ -139,7 +149,7 @@ describe('TextBlock render counts', () => {
       if (text === lastText) continue;
       lastText = text;
       onChunkRender.mockClear();
-      rerender(<TextBlock text={text} streaming onChunkRender={onChunkRender} />);
+      rerender(<TextBlockView text={text} streaming onChunkRender={onChunkRender} />);
       const starts = onChunkRender.mock.calls.map(([start]) => start as number);
       // Nothing before the chunk that was last at the previous delta renders again.
       for (const start of starts) expect(start).toBeGreaterThanOrEqual(previousLastStart);
@@ -151,7 +161,7 @@ describe('TextBlock render counts', () => {
     // About one chunk per delta: the work per delta does not grow with the text.
     expect(renders).toBeLessThan(updates * 1.2);
     // The streamed result is the same as rendering the finished text at once.
-    const { container: fresh } = render(<TextBlock text={lastText} streaming />);
+    const { container: fresh } = render(<TextBlockView text={lastText} streaming />);
     expect(container.innerHTML).toBe(fresh.innerHTML);
   });
 });

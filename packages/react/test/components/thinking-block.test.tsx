@@ -4,7 +4,7 @@ import specThinking from '@message-stream/mock/fixtures/spec-thinking.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ThinkingBlock } from '../../src/components/ThinkingBlock.js';
+import { ThinkingBlockView } from '../../src/components/thinking-block-view.js';
 import { axeViolations, blockAt, blocksOf, everyState, finalState } from './support.js';
 
 afterEach(() => {
@@ -39,11 +39,13 @@ const toggle = () => screen.getByRole('button');
 const panel = (container: HTMLElement) =>
   container.querySelector('.ms-thinking__panel') as HTMLElement;
 
-describe('ThinkingBlock', () => {
+describe('ThinkingBlockView', () => {
   it('is an open disclosure with a live tail while it streams (spec-thinking)', () => {
     const { streaming } = thinkingStates(specThinking);
-    const { container, rerender } = render(<ThinkingBlock block={streaming[0] as BlockState} />);
-    for (const block of streaming) rerender(<ThinkingBlock block={block} />);
+    const { container, rerender } = render(
+      <ThinkingBlockView block={streaming[0] as BlockState} />,
+    );
+    for (const block of streaming) rerender(<ThinkingBlockView block={block} />);
     const button = toggle();
     expect(button.textContent).toBe('Thinking…');
     expect(button.getAttribute('aria-expanded')).toBe('true');
@@ -56,19 +58,19 @@ describe('ThinkingBlock', () => {
   it('says how long it thought, measured from first render to completion', () => {
     const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
     const { streaming, complete } = thinkingStates(specThinking);
-    const { rerender } = render(<ThinkingBlock block={streaming[0] as BlockState} />);
+    const { rerender } = render(<ThinkingBlockView block={streaming[0] as BlockState} />);
     now.mockReturnValue(4_200);
-    rerender(<ThinkingBlock block={complete} />);
+    rerender(<ThinkingBlockView block={complete} />);
     expect(toggle().textContent).toBe('Thought for 3 s');
     // The duration is fixed once measured.
     now.mockReturnValue(60_000);
-    rerender(<ThinkingBlock block={{ ...complete }} />);
+    rerender(<ThinkingBlockView block={{ ...complete }} />);
     expect(toggle().textContent).toBe('Thought for 3 s');
   });
 
   it('says "Thought", collapsed, for a block already complete when mounted', async () => {
     const block = blockAt(await finalState(specThinking), 0);
-    const { container } = render(<ThinkingBlock block={block} />);
+    const { container } = render(<ThinkingBlockView block={block} />);
     expect(toggle().textContent).toBe('Thought');
     expect(toggle().getAttribute('aria-expanded')).toBe('false');
     expect(panel(container).hidden).toBe(true);
@@ -77,8 +79,8 @@ describe('ThinkingBlock', () => {
   it('says it was interrupted when the stream ended mid-thought', () => {
     const { streaming } = thinkingStates(specThinking);
     const last = streaming.at(-1) as BlockState;
-    const { rerender } = render(<ThinkingBlock block={last} />);
-    rerender(<ThinkingBlock block={{ ...last, status: 'incomplete' }} />);
+    const { rerender } = render(<ThinkingBlockView block={last} />);
+    rerender(<ThinkingBlockView block={{ ...last, status: 'incomplete' }} />);
     expect(toggle().textContent).toBe('Thinking interrupted');
   });
 
@@ -86,12 +88,14 @@ describe('ThinkingBlock', () => {
     const states = everyState(specThinking);
     const first = states.find((s) => blocksOf(s)[0]) as StreamState;
     const { container, rerender } = render(
-      <ThinkingBlock block={blockAt(first, 0)} answerStarted={answerHasStarted(first)} />,
+      <ThinkingBlockView block={blockAt(first, 0)} answerStarted={answerHasStarted(first)} />,
     );
     const openWhile: boolean[] = [];
     for (const state of states) {
       if (!blocksOf(state)[0]) continue;
-      rerender(<ThinkingBlock block={blockAt(state, 0)} answerStarted={answerHasStarted(state)} />);
+      rerender(
+        <ThinkingBlockView block={blockAt(state, 0)} answerStarted={answerHasStarted(state)} />,
+      );
       openWhile.push(!panel(container).hidden);
     }
     expect(openWhile[0]).toBe(true);
@@ -102,7 +106,7 @@ describe('ThinkingBlock', () => {
   it('toggles with the keyboard: Enter and Space on the focused button', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specThinking), 0);
-    const { container } = render(<ThinkingBlock block={block} />);
+    const { container } = render(<ThinkingBlockView block={block} />);
     await user.tab();
     expect(document.activeElement).toBe(toggle());
     await user.keyboard('{Enter}');
@@ -116,11 +120,13 @@ describe('ThinkingBlock', () => {
   it('leaves a block the reader opened open when the answer starts', async () => {
     const user = userEvent.setup();
     const { streaming, complete } = thinkingStates(specThinking);
-    const { container, rerender } = render(<ThinkingBlock block={streaming[0] as BlockState} />);
+    const { container, rerender } = render(
+      <ThinkingBlockView block={streaming[0] as BlockState} />,
+    );
     // Closed and reopened by the reader while it streams: their choice now.
     await user.click(toggle());
     await user.click(toggle());
-    rerender(<ThinkingBlock block={complete} answerStarted />);
+    rerender(<ThinkingBlockView block={complete} answerStarted />);
     expect(toggle().getAttribute('aria-expanded')).toBe('true');
     expect(panel(container).hidden).toBe(false);
   });
@@ -128,10 +134,10 @@ describe('ThinkingBlock', () => {
   it('leaves a block the reader closed closed, and lets them reopen it after the answer', async () => {
     const user = userEvent.setup();
     const { streaming, complete } = thinkingStates(specThinking);
-    const { rerender } = render(<ThinkingBlock block={streaming[0] as BlockState} />);
+    const { rerender } = render(<ThinkingBlockView block={streaming[0] as BlockState} />);
     await user.click(toggle());
     expect(toggle().getAttribute('aria-expanded')).toBe('false');
-    rerender(<ThinkingBlock block={complete} answerStarted />);
+    rerender(<ThinkingBlockView block={complete} answerStarted />);
     expect(toggle().getAttribute('aria-expanded')).toBe('false');
     await user.click(toggle());
     expect(toggle().getAttribute('aria-expanded')).toBe('true');
@@ -139,14 +145,14 @@ describe('ThinkingBlock', () => {
 
   it('honours defaultOpen for a restored block', async () => {
     const block = blockAt(await finalState(specThinking), 0);
-    const { container } = render(<ThinkingBlock block={block} defaultOpen answerStarted />);
+    const { container } = render(<ThinkingBlockView block={block} defaultOpen answerStarted />);
     expect(panel(container).hidden).toBe(false);
   });
 
   it('renders a redacted_thinking block as a note, with nothing to operate (redacted-thinking)', async () => {
     const block = blockAt(await finalState(redactedThinking), 1);
     expect(block.block.type).toBe('redacted_thinking');
-    const { container } = render(<ThinkingBlock block={block} />);
+    const { container } = render(<ThinkingBlockView block={block} />);
     expect(container.textContent).toBe('Some reasoning was redacted by the model provider.');
     expect(container.querySelector('button, [tabindex]')).toBeNull();
     expect(container.textContent).not.toContain(block.block.data as string);
@@ -156,16 +162,16 @@ describe('ThinkingBlock', () => {
     const user = userEvent.setup();
     const { streaming, complete } = thinkingStates(specThinking);
     const { container, rerender } = render(
-      <ThinkingBlock block={streaming.at(-1) as BlockState} />,
+      <ThinkingBlockView block={streaming.at(-1) as BlockState} />,
     );
     expect(await axeViolations(container)).toEqual([]);
-    rerender(<ThinkingBlock block={complete} answerStarted />);
+    rerender(<ThinkingBlockView block={complete} answerStarted />);
     expect(await axeViolations(container)).toEqual([]);
     await user.click(toggle());
     expect(await axeViolations(container)).toEqual([]);
     cleanup();
     const redacted = blockAt(await finalState(redactedThinking), 1);
-    const { container: note } = render(<ThinkingBlock block={redacted} />);
+    const { container: note } = render(<ThinkingBlockView block={redacted} />);
     expect(await axeViolations(note)).toEqual([]);
   });
 });

@@ -13,12 +13,12 @@ import truncatedMidTool from '@message-stream/mock/fixtures/truncated-mid-tool.s
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolCallCard } from '../../src/components/ToolCallCard.js';
+import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import {
   deriveToolStatus,
   TOOL_STATUS_LABELS,
   type ToolCallStatus,
-} from '../../src/components/toolStatus.js';
+} from '../../src/components/tool-status.js';
 import { axeViolations, blockAt, blocksOf, everyState, finalState } from './support.js';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageBadge } from '../../src/components/UsageBadge.js';
+import { UsageBadge } from '../../src/components/usage-badge.js';
 import { axeViolations, finalState } from './support.js';
 
 afterEach(cleanup);

@@ -2,10 +2,10 @@ import type { Citation } from '@message-stream/core';
 import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CitationList } from '../../src/components/CitationList.js';
-import { ContentBlockView } from '../../src/components/ContentBlockView.js';
-import { TextBlock } from '../../src/components/TextBlock.js';
-import { ToolCallCard } from '../../src/components/ToolCallCard.js';
+import { CitationList } from '../../src/components/citation-list.js';
+import { ContentBlockView } from '../../src/components/content-block-view.js';
+import { TextBlockView } from '../../src/components/text-block-view.js';
+import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import { safeHref } from '../../src/markdown/url.js';
 import { blockState } from './support.js';
 
@@ -108,20 +108,20 @@ describe('safeHref', () => {
 
 describe('markdown payloads', () => {
   it.each(MARKDOWN_PAYLOADS)('renders %j inert', async (payload) => {
-    await renderInert(<TextBlock text={payload} />);
+    await renderInert(<TextBlockView text={payload} />);
   });
 
   it.each(MARKDOWN_PAYLOADS)('renders %j inert while streaming', async (payload) => {
-    await renderInert(<TextBlock text={payload} streaming />);
+    await renderInert(<TextBlockView text={payload} streaming />);
   });
 
   it('shows raw HTML as the text the model wrote', async () => {
-    const container = await renderInert(<TextBlock text={`<script>${SET}</script>`} />);
+    const container = await renderInert(<TextBlockView text={`<script>${SET}</script>`} />);
     expect(container.textContent).toContain(`<script>${SET}</script>`);
   });
 
   it('keeps the text of a refused link, as text', async () => {
-    const container = await renderInert(<TextBlock text={`[click me](javascript:${SET})`} />);
+    const container = await renderInert(<TextBlockView text={`[click me](javascript:${SET})`} />);
     expect(container.textContent).toBe('click me');
     expect(container.querySelector('a')).toBeNull();
   });

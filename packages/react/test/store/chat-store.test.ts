@@ -2,9 +2,9 @@ import { accumulate, type StreamState, toMessage } from '@message-stream/core';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type AssistantTurn,
+  type ChatPersistStorage,
   type ChatState,
   createChatStore,
-  type PersistStorage,
 } from '../../src/index.js';
 import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
@@ -356,7 +356,7 @@ describe('createChatStore: messages and persistence', () => {
 
   it('restores an answer cut off by a reload as interrupted, and resumes it', async () => {
     const saved = new Map<string, string>();
-    const storage: PersistStorage = {
+    const storage: ChatPersistStorage = {
       getItem: (name) => saved.get(name) ?? null,
       setItem: (name, value) => void saved.set(name, value),
       removeItem: (name) => void saved.delete(name),
@@ -400,7 +400,7 @@ describe('createChatStore: messages and persistence', () => {
 
   it('keeps working when the storage is full, and writes at most a few times per stream', async () => {
     let writes = 0;
-    const storage: PersistStorage = {
+    const storage: ChatPersistStorage = {
       getItem: () => null,
       setItem: () => {
         writes++;

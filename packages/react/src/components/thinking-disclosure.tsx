@@ -18,7 +18,7 @@ interface Timing {
   seconds: number | null;
 }
 
-/** A `thinking` block as a disclosure with a live tail; see `ThinkingBlock`. */
+/** A `thinking` block as a disclosure with a live tail; see `ThinkingBlockView`. */
 export function ThinkingDisclosure({
   block,
   answerStarted,

@@ -1,7 +1,7 @@
 import { Fragment, type ReactElement, useId } from 'react';
-import { MarkdownChunkView } from './MarkdownChunkView.js';
+import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
+import { MarkdownChunkView } from './markdown-chunk-view.js';
 import { repairStreamingTail } from './tail.js';
-import { useMarkdownSplit } from './useMarkdownSplit.js';
 
 export interface StreamingMarkdownProps {
   text: string;

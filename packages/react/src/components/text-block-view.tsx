@@ -1,10 +1,10 @@
 import type { Citation } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
-import { StreamingMarkdown } from '../markdown/StreamingMarkdown.js';
-import { CitationList } from './CitationList.js';
+import { StreamingMarkdown } from '../markdown/streaming-markdown.js';
+import { CitationList } from './citation-list.js';
 import { cx } from './cx.js';
 
-export interface TextBlockProps {
+export interface TextBlockViewProps {
   /** The text so far. It only grows while streaming; finished chunks are never parsed again. */
   text: string;
   /**
@@ -31,14 +31,14 @@ export interface TextBlockProps {
  * A text block. Markdown is rendered one top-level block at a time, each a memoized child, so
  * a streaming answer costs one chunk's parse per delta however long it already is.
  */
-export const TextBlock = memo(function TextBlock({
+export const TextBlockView = memo(function TextBlockView({
   text,
   streaming = false,
   citations,
   mode = 'markdown',
   className,
   onChunkRender,
-}: TextBlockProps): ReactElement {
+}: TextBlockViewProps): ReactElement {
   const safeText = typeof text === 'string' ? text : '';
   return (
     <div

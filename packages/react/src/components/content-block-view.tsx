@@ -1,13 +1,13 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import { type ComponentType, memo, type ReactElement } from 'react';
 import { isRecord, stringOr } from './format.js';
-import { GenericBlock } from './GenericBlock.js';
-import { ServerToolUseBlock } from './ServerToolUseBlock.js';
-import { TextBlock } from './TextBlock.js';
-import { ThinkingBlock } from './ThinkingBlock.js';
-import { ToolCallCard } from './ToolCallCard.js';
-import { sameToolResult, type ToolCallStatus, type ToolResultView } from './toolStatus.js';
-import { WebSearchResultsBlock } from './WebSearchResultsBlock.js';
+import { GenericBlockView } from './generic-block-view.js';
+import { ServerToolUseView } from './server-tool-use-view.js';
+import { TextBlockView } from './text-block-view.js';
+import { ThinkingBlockView } from './thinking-block-view.js';
+import { ToolCallCard } from './tool-call-card.js';
+import { sameToolResult, type ToolCallStatus, type ToolResultView } from './tool-status.js';
+import { WebSearchResultsView } from './web-search-results-view.js';
 
 /** What a custom block renderer receives: the same props as `ContentBlockView`, minus renderers. */
 export interface BlockRendererProps {
@@ -37,7 +37,7 @@ export interface ContentBlockViewProps {
   toolResult?: ToolResultView;
   /** The status of this block's tool call, when the app knows better than the stream (`running`). */
   toolStatus?: ToolCallStatus;
-  /** How text blocks render: `markdown` (default) or `plain`; see `TextBlockProps.mode`. */
+  /** How text blocks render: `markdown` (default) or `plain`; see `TextBlockViewProps.mode`. */
   textMode?: 'markdown' | 'plain';
 }
 
@@ -45,7 +45,7 @@ const TOOL_TYPES: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 
 
 /**
  * One content block, by type: custom renderers first, then the built-in view, then
- * `GenericBlock` for anything else. Memoized: a block that did not change (the core keeps its
+ * `GenericBlockView` for anything else. Memoized: a block that did not change (the core keeps its
  * object) does not render again when a sibling does. `toolResult` is compared by its content
  * and error flag, not by object, so a caller may rebuild it on each render.
  */
@@ -79,7 +79,7 @@ export const ContentBlockView = memo(function ContentBlockView({
     case 'text':
       if (typeof fields?.text === 'string') {
         return (
-          <TextBlock
+          <TextBlockView
             text={fields.text}
             streaming={block.status === 'streaming'}
             citations={Array.isArray(fields.citations) ? (fields.citations as Citation[]) : null}
@@ -90,16 +90,16 @@ export const ContentBlockView = memo(function ContentBlockView({
       break;
     case 'thinking':
     case 'redacted_thinking':
-      return <ThinkingBlock block={block} answerStarted={answerStarted} />;
+      return <ThinkingBlockView block={block} answerStarted={answerStarted} />;
     case 'tool_use':
     case 'mcp_tool_use':
       return <ToolCallCard block={block} result={toolResult} status={toolStatus} />;
     case 'server_tool_use':
-      return <ServerToolUseBlock block={block} />;
+      return <ServerToolUseView block={block} />;
     case 'web_search_tool_result':
-      return <WebSearchResultsBlock block={block} />;
+      return <WebSearchResultsView block={block} />;
   }
-  return <GenericBlock block={block} />;
+  return <GenericBlockView block={block} />;
 }, sameProps);
 
 function sameProps(a: ContentBlockViewProps, b: ContentBlockViewProps): boolean {

@@ -1,11 +1,11 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
+import { useDisclosure } from '../hooks/use-disclosure.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson } from './format.js';
-import { ScrollablePre } from './Scrollable.js';
-import { useDisclosure } from './useDisclosure.js';
+import { ScrollablePre } from './scrollable.js';
 
-export interface GenericBlockProps {
+export interface GenericBlockViewProps {
   /** A block of a type no renderer knows (a newer API, a beta feature). */
   block: BlockState;
   /** Whether the JSON starts shown; closed by default. */
@@ -18,11 +18,11 @@ export interface GenericBlockProps {
  * block's JSON (and any deltas it could not apply). Nothing is hidden for good and nothing
  * crashes, whatever the block's shape.
  */
-export const GenericBlock = memo(function GenericBlock({
+export const GenericBlockView = memo(function GenericBlockView({
   block,
   defaultOpen = false,
   className,
-}: GenericBlockProps): ReactElement {
+}: GenericBlockViewProps): ReactElement {
   const disclosure = useDisclosure(defaultOpen);
   const type = (isRecord(block.block) && stringOr(block.block.type)) || 'unknown';
   const status = block.status;

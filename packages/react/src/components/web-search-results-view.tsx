@@ -3,9 +3,9 @@ import { memo, type ReactElement, useId } from 'react';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr } from './format.js';
-import { SourceTitle } from './SourceTitle.js';
+import { SourceTitle } from './source-title.js';
 
-export interface WebSearchResultsBlockProps {
+export interface WebSearchResultsViewProps {
   /** A `web_search_tool_result` block. */
   block: BlockState;
   className?: string;
@@ -23,10 +23,10 @@ interface ResultView {
  * from the web, so they are text only, and a URL that is not http/https gets no link. An error
  * result says so ("Search failed: max_uses_exceeded").
  */
-export const WebSearchResultsBlock = memo(function WebSearchResultsBlock({
+export const WebSearchResultsView = memo(function WebSearchResultsView({
   block,
   className,
-}: WebSearchResultsBlockProps): ReactElement {
+}: WebSearchResultsViewProps): ReactElement {
   const labelId = useId();
   const content = isRecord(block.block) ? block.block.content : undefined;
 

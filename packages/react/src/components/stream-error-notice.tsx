@@ -6,7 +6,7 @@ import {
 import type { ReactElement } from 'react';
 import { cx } from './cx.js';
 
-export interface StreamErrorProps {
+export interface StreamErrorNoticeProps {
   /** The stream's error; nothing renders without one. */
   error: StreamErrorInfo | null | undefined;
   /** The stream's status, exposed as a modifier class (`ms-error--interrupted`) for styling. */
@@ -19,7 +19,11 @@ export interface StreamErrorProps {
  * happened and what to do; derived from its type when missing), and the request id to quote to
  * support. An alert, so it is announced when it appears.
  */
-export function StreamError({ error, status, className }: StreamErrorProps): ReactElement | null {
+export function StreamErrorNotice({
+  error,
+  status,
+  className,
+}: StreamErrorNoticeProps): ReactElement | null {
   if (!error) return null;
   const description =
     typeof error.description === 'string' && error.description !== ''

@@ -1,9 +1,9 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
-import { RedactedThinking } from './RedactedThinking.js';
-import { ThinkingDisclosure } from './ThinkingDisclosure.js';
+import { RedactedThinking } from './redacted-thinking.js';
+import { ThinkingDisclosure } from './thinking-disclosure.js';
 
-export interface ThinkingBlockProps {
+export interface ThinkingBlockViewProps {
   /** A `thinking` or `redacted_thinking` block. */
   block: BlockState;
   /**
@@ -23,12 +23,12 @@ export interface ThinkingBlockProps {
  * The model's reasoning: a disclosure for `thinking` blocks, a short note for
  * `redacted_thinking` ones (their content is encrypted; there is nothing to show).
  */
-export const ThinkingBlock = memo(function ThinkingBlock({
+export const ThinkingBlockView = memo(function ThinkingBlockView({
   block,
   answerStarted = false,
   defaultOpen,
   className,
-}: ThinkingBlockProps): ReactElement {
+}: ThinkingBlockViewProps): ReactElement {
   if (block.block?.type === 'redacted_thinking') return <RedactedThinking className={className} />;
   return (
     <ThinkingDisclosure

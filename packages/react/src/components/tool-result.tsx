@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { isRecord, toJson, toText } from './format.js';
-import { ScrollablePre } from './Scrollable.js';
-import type { ToolResultView } from './toolStatus.js';
+import { ScrollablePre } from './scrollable.js';
+import type { ToolResultView } from './tool-status.js';
 
 export interface ToolResultProps {
   result: ToolResultView;

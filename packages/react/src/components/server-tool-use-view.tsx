@@ -2,9 +2,9 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson } from './format.js';
-import { ScrollablePre } from './Scrollable.js';
+import { ScrollablePre } from './scrollable.js';
 
-export interface ServerToolUseBlockProps {
+export interface ServerToolUseViewProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
   block: BlockState;
   className?: string;
@@ -15,10 +15,10 @@ export interface ServerToolUseBlockProps {
  * ("Searching the web for “weather NYC today”"); for other server tools, their name and input.
  * The result arrives as a separate block (e.g. `web_search_tool_result`).
  */
-export const ServerToolUseBlock = memo(function ServerToolUseBlock({
+export const ServerToolUseView = memo(function ServerToolUseView({
   block,
   className,
-}: ServerToolUseBlockProps): ReactElement {
+}: ServerToolUseViewProps): ReactElement {
   const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'server tool';
   let input: unknown;

@@ -3,7 +3,7 @@ import { memo, type ReactElement, useId } from 'react';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr } from './format.js';
-import { SourceTitle } from './SourceTitle.js';
+import { SourceTitle } from './source-title.js';
 
 export interface CitationListProps {
   /** The text block's citations, in the order they arrived. */

@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import { type MarkdownSplit, splitMarkdown } from './split.js';
+import { type MarkdownSplit, splitMarkdown } from '../markdown/split.js';
 
 /**
  * `splitMarkdown` for a text that grows between renders: each call hands the previous split

@@ -1,17 +1,17 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useId, useMemo, useState } from 'react';
-import { CopyButton } from './CopyButton.js';
+import { CopyButton } from './copy-button.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson, toText } from './format.js';
-import { ScrollablePre } from './Scrollable.js';
-import { ToolResult } from './ToolResult.js';
+import { ScrollablePre } from './scrollable.js';
+import { ToolResult } from './tool-result.js';
 import {
   deriveToolStatus,
   sameToolResult,
   TOOL_STATUS_LABELS,
   type ToolCallStatus,
   type ToolResultView,
-} from './toolStatus.js';
+} from './tool-status.js';
 
 export interface ToolCallCardProps {
   /** A `tool_use` (or `mcp_tool_use`) block. The card re-renders only when it changes. */
