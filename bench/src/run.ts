@@ -71,6 +71,23 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
   return targets;
 }
 
+// `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, memory, size) runs only
+// those sections and prints their tables, writing nothing: for a look while working.
+const only = process.env.BENCH_ONLY?.split(',');
+if (only !== undefined) {
+  if (only.includes('partial-json')) log(partialJsonTable(await benchPartialJson(log, { quick })));
+  if (only.includes('pipeline')) log(pipelineTable(await benchPipeline(log, { quick })));
+  if (only.includes('render')) {
+    const result = await benchRender(log, { quick });
+    log(renderTable(result));
+    for (const t of renderTargets(result))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('memory')) log(memoryTable(await benchMemory(log, { quick })));
+  if (only.includes('size')) log(sizeTable(await measureSizes()));
+  process.exit(0);
+}
+
 log('Partial JSON');
 const partial = await benchPartialJson(log, { quick });
 log('Stream pipeline');

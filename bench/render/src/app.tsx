@@ -11,8 +11,10 @@ import type { Root } from 'react-dom/client';
 import type { Probe } from './hook.js';
 import { NaiveChat } from './naive.js';
 import { benchFetch, type NetTimes, requestAnswer } from './net.js';
+import { AiSdkChat } from './peers/ai-sdk.js';
+import { AssistantUiChat } from './peers/assistant-ui.js';
 import { answerStream, SENTINELS } from './sse.js';
-import type { RunStats } from './stats.js';
+import { CONTENDERS, type Contender, type RunStats } from './stats.js';
 
 export interface Bench {
   run(): Promise<RunStats>;
@@ -31,7 +33,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export async function mount(params: URLSearchParams, probe: Probe): Promise<Bench> {
   const name = params.get('contender');
-  const contender = name === 'naive' || name === 'network' ? name : 'ours';
+  const contender: Contender = CONTENDERS.includes(name as Contender)
+    ? (name as Contender)
+    : 'ours';
   const profiling = params.get('profiling') === '1';
   const answer = answerStream({
     textDeltas: Number(params.get('deltas') ?? 5000),
@@ -72,7 +76,13 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       start = fn;
     };
     send = () => start?.();
-    view = <NaiveChat fetch={fetchImpl} onReady={ready} />;
+    const Chat =
+      contender === 'ai-sdk'
+        ? AiSdkChat
+        : contender === 'assistant-ui'
+          ? AssistantUiChat
+          : NaiveChat;
+    view = <Chat fetch={fetchImpl} onReady={ready} />;
   }
   root.render(
     <Profiler
@@ -138,8 +148,8 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       probe.start();
       const started = performance.now();
       send();
-      const timeout = sleep(120_000).then(() => {
-        throw new Error(`No final DOM within 120 s (${times.chunks} chunks read)`);
+      const timeout = sleep(300_000).then(() => {
+        throw new Error(`No final DOM within 300 s (${times.chunks} chunks read)`);
       });
       if (drained !== null) {
         await drained;

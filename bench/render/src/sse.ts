@@ -9,6 +9,9 @@ import { sseEvent } from '@message-stream/mock';
 import { seededRandom } from '../../src/random.js';
 
 /** Strings the final DOM must contain: the end of each block arrived and was rendered. */
+/** The tool the answer calls. */
+export const TOOL_NAME = 'save_report';
+
 export const SENTINELS = {
   thinking: 'thinking-done-5b1e',
   text: 'END-OF-ANSWER-7f3a',
@@ -261,7 +264,7 @@ export function answerStream(options: AnswerOptions): Answer {
     sseEvent({
       type: 'content_block_start',
       index: 2,
-      content_block: { type: 'tool_use', id: 'toolu_bench_render', name: 'save_report', input: {} },
+      content_block: { type: 'tool_use', id: 'toolu_bench_render', name: TOOL_NAME, input: {} },
     }),
   );
   for (const piece of cut(input, options.jsonDeltas, seed + 5)) {
