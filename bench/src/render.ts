@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { type Browser, chromium } from 'playwright';
+import { type Browser, chromium, type Page } from 'playwright';
 import { build } from 'vite';
 import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
 import {
@@ -37,6 +37,13 @@ export interface Measured extends TraceFigures {
   readonly cdpTaskMs: number;
   /** JS heap in use after the run and a full GC (CDP Runtime.getHeapUsage), bytes. */
   readonly heapAfter: number;
+  /** Navigation to the mounted page painted (the composer takes input), ms. */
+  readonly interactiveMs: number;
+  /** With `typing`: keys typed into the composer after the answer, and those whose event
+   * (input delay + handlers + the next paint, Event Timing) took 16 ms or more. */
+  readonly typing?: { readonly keys: number; readonly slow: number; readonly maxMs: number };
+  /** With `scroll`: the log scrolled top to bottom after the answer. */
+  readonly scroll?: { readonly frames: number; readonly dropped: number };
 }
 
 export interface ContenderResult {
@@ -60,7 +67,7 @@ export interface RenderResult {
   readonly profilerCheck: { readonly commits: number; readonly profilerCommits: number };
 }
 
-const median = (values: readonly number[]): number => {
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
@@ -160,6 +167,13 @@ const RENDER_EVENTS: ReadonlySet<string> = new Set([
   'CompositeLayers',
 ]);
 const TASK_EVENT = 'ThreadControllerImpl::RunTask';
+/** What the long-conversation rows call "layout + pre-paint + paint" (style recalculation too). */
+const LAYOUT_PAINT_EVENTS: ReadonlySet<string> = new Set([
+  'Layout',
+  'UpdateLayoutTree',
+  'PrePaint',
+  'Paint',
+]);
 
 type Interval = [number, number];
 
@@ -201,6 +215,10 @@ export interface TraceFigures {
   /** Tasks longer than 16 ms (wall), and by thread time. */
   readonly tasksOver16: number;
   readonly tasksOver16Cpu: number;
+  /** Tasks that painted a frame (they hold a PrePaint or Paint): their wall durations, ms. */
+  readonly frameTasksMs: readonly number[];
+  /** Style, layout, pre-paint and paint on the main thread, ms. */
+  readonly layoutPaintMs: number;
 }
 
 /**
@@ -236,6 +254,9 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
   if (main === undefined) throw new Error('The trace has no renderer main thread');
   const script: Interval[] = [];
   const render: Interval[] = [];
+  const tasks: TraceEvent[] = [];
+  const paints: number[] = [];
+  let layoutPaintUs = 0;
   let taskUs = 0;
   let longestUs = 0;
   let longestCpuUs = 0;
@@ -245,6 +266,7 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
     if (`${e.pid}:${e.tid}` !== main) continue;
     const dur = e.dur ?? 0;
     if (e.name === TASK_EVENT) {
+      tasks.push(e);
       taskUs += dur;
       longestUs = Math.max(longestUs, dur);
       const cpu = Math.min(e.tdur ?? dur, dur);
@@ -252,7 +274,21 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
       if (dur > 16_000) over16++;
       if (cpu > 16_000) over16Cpu++;
     } else if (SCRIPT_EVENTS.has(e.name)) script.push([e.ts, e.ts + dur]);
-    else render.push([e.ts, e.ts + dur]);
+    else {
+      render.push([e.ts, e.ts + dur]);
+      if (LAYOUT_PAINT_EVENTS.has(e.name)) layoutPaintUs += dur;
+      if (e.name === 'Paint' || e.name === 'PrePaint') paints.push(e.ts);
+    }
+  }
+  tasks.sort((a, b) => a.ts - b.ts);
+  paints.sort((a, b) => a - b);
+  const frameTasksMs: number[] = [];
+  let p = 0;
+  for (const task of tasks) {
+    const end = task.ts + (task.dur ?? 0);
+    while (p < paints.length && (paints[p] as number) < task.ts) p++;
+    if (p < paints.length && (paints[p] as number) <= end)
+      frameTasksMs.push((task.dur ?? 0) / 1000);
   }
   return {
     scriptingMs: minus(merge(script), merge(render)) / 1000,
@@ -261,15 +297,45 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
     longestTaskCpuMs: longestCpuUs / 1000,
     tasksOver16: over16,
     tasksOver16Cpu: over16Cpu,
+    frameTasksMs,
+    layoutPaintMs: layoutPaintUs / 1000,
   };
 }
 
+const TYPED = 'the quick brown fox jumps over the lazy dog';
+
+/** Types into the composer as a user would, and reads how long each key took to paint. */
+async function typeIntoComposer(
+  page: Page,
+): Promise<{ keys: number; slow: number; maxMs: number }> {
+  await page.evaluate(() => {
+    const slow: number[] = [];
+    (window as unknown as { __slowKeys: number[] }).__slowKeys = slow;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (['keydown', 'keypress', 'keyup', 'input', 'beforeinput'].includes(entry.name)) {
+          slow.push(entry.duration);
+        }
+      }
+      // 16 is the lowest threshold Event Timing allows: only slower events are reported.
+    }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
+  });
+  await page.locator('textarea').first().focus();
+  await page.keyboard.type(TYPED, { delay: 40 });
+  await page.waitForTimeout(300);
+  const slow = await page.evaluate(
+    () => (window as unknown as { __slowKeys: number[] }).__slowKeys,
+  );
+  return { keys: TYPED.length, slow: slow.length, maxMs: Math.max(0, ...slow) };
+}
+
 /** One run in a fresh context: load, send, wait for the final DOM, read the figures. */
-async function runOnce(
+export async function runOnce(
   browser: Browser,
   url: string,
   contender: Contender,
   query: Record<string, string>,
+  { typing = false, scroll = false }: { typing?: boolean; scroll?: boolean } = {},
 ): Promise<Measured> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   try {
@@ -306,6 +372,19 @@ async function runOnce(
     const trace = await browser.stopTracing();
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize: heapAfter } = await cdp.send('Runtime.getHeapUsage');
+    const interactiveMs = await page.evaluate(
+      () => (window as unknown as { __bench: { interactiveMs: number } }).__bench.interactiveMs,
+    );
+    const typed = typing ? await typeIntoComposer(page) : undefined;
+    const scrolled = scroll
+      ? await page.evaluate(() =>
+          (
+            window as unknown as {
+              __bench: { scrollThrough(): Promise<{ frames: number; dropped: number }> };
+            }
+          ).__bench.scrollThrough(),
+        )
+      : undefined;
     if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
     if (!stats.verified) throw new Error(`${contender}: the final DOM lacks the end of the answer`);
     const figures = analyzeTrace(trace);
@@ -322,6 +401,9 @@ async function runOnce(
       cdpScriptMs: (after.script - before.script) * 1000,
       cdpTaskMs,
       heapAfter,
+      interactiveMs,
+      ...(typed ? { typing: typed } : {}),
+      ...(scrolled ? { scroll: scrolled } : {}),
     };
   } finally {
     await context.close();

@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { benchConversations, conversationsTable, conversationTargets } from './conversations.js';
 import { benchMemory, memoryTable } from './memory.js';
 import {
   benchPartialJson,
@@ -81,6 +82,12 @@ if (only !== undefined) {
     const result = await benchRender(log, { quick });
     log(renderTable(result));
     for (const t of renderTargets(result))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('conversations')) {
+    const rows = await benchConversations(log, { quick });
+    log(conversationsTable(rows));
+    for (const t of conversationTargets(rows))
       log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
   }
   if (only.includes('memory')) log(memoryTable(await benchMemory(log, { quick })));

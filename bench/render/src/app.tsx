@@ -13,11 +13,18 @@ import { NaiveChat } from './naive.js';
 import { benchFetch, type NetTimes, requestAnswer } from './net.js';
 import { AiSdkChat } from './peers/ai-sdk.js';
 import { AssistantUiChat } from './peers/assistant-ui.js';
-import { answerStream, SENTINELS } from './sse.js';
+import { answerStream, historyMessages, SENTINELS } from './sse.js';
 import { CONTENDERS, type Contender, type RunStats } from './stats.js';
 
 export interface Bench {
+  /** performance.now() (ms since navigation) once the mounted page has painted twice. */
+  readonly interactiveMs: number;
   run(): Promise<RunStats>;
+  /**
+   * Scrolls the conversation log from top to bottom, 300 px per frame, and counts dropped
+   * frames (a gap between two animation frames over 1.5 × 16.7 ms counts its extra frames).
+   */
+  scrollThrough(): Promise<{ frames: number; dropped: number }>;
 }
 
 /** Reads a response to its end and does nothing with it. */
@@ -63,10 +70,12 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       drained = drain(fetchImpl);
     };
   } else if (contender === 'ours') {
+    const history = Number(params.get('history') ?? 0);
     const store = createChatStore({
       fetch: fetchImpl,
       endpoint: '/v1/messages',
       request: { model: 'claude-opus-5', max_tokens: 16384 },
+      ...(history > 0 ? { initialMessages: historyMessages(history, 11) } : {}),
     });
     send = () => void store.getState().send('Write the rendering report.');
     view = <ChatStream store={store} label="Benchmark conversation" />;
@@ -96,12 +105,34 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
   );
   await frame();
   await frame();
+  // The page shows the conversation and the composer takes input: what a user waits for.
+  const interactiveMs = performance.now();
   // A user takes seconds to type the question: every contender gets the page's first idle
   // period (whatever it warms up there) before the send, as it would in use.
   await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }));
   await frame();
 
   return {
+    interactiveMs,
+    async scrollThrough() {
+      const log = element.querySelector<HTMLElement>('[role="log"]');
+      if (log === null) return { frames: 0, dropped: 0 };
+      log.scrollTop = 0;
+      await frame();
+      await frame();
+      let frames = 0;
+      let dropped = 0;
+      let last = await frame();
+      while (log.scrollTop + log.clientHeight < log.scrollHeight - 1) {
+        log.scrollTop += 300;
+        const now = await frame();
+        frames++;
+        const gap = now - last;
+        if (gap > 16.7 * 1.5) dropped += Math.round(gap / 16.7) - 1;
+        last = now;
+      }
+      return { frames, dropped };
+    },
     async run() {
       const longTasks: PerformanceEntry[] = [];
       const observer = new PerformanceObserver((list) => {

@@ -294,3 +294,25 @@ export function answerStream(options: AnswerOptions): Answer {
     jsonDeltas: options.jsonDeltas,
   };
 }
+
+/**
+ * `count` earlier turns (question, then an answer of about 900 characters of the same mixed
+ * markdown: headings, code, tables, lists), as `initialMessages`, each answer different.
+ */
+export function historyMessages(
+  count: number,
+  seed: number,
+): { role: 'user' | 'assistant'; content: string }[] {
+  const out: { role: 'user' | 'assistant'; content: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push({ role: 'user', content: `Question ${i + 1}: ${sentence(seededRandom(seed + i))}` });
+    out.push({
+      role: 'assistant',
+      content: markdownAnswer(900, seed + 7919 * (i + 1)).replace(
+        SENTINELS.text,
+        `(turn ${i + 1})`,
+      ),
+    });
+  }
+  return out;
+}
