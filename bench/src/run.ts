@@ -8,9 +8,10 @@ import { benchConversations, conversationsTable, conversationTargets } from './c
 import { benchMemory, memoryTable } from './memory.js';
 import {
   benchPartialJson,
+  growthLines,
   type PartialJsonRow,
+  partialJsonGrowthTable,
   partialJsonTable,
-  SHAPE_NAMES,
 } from './partial-json.js';
 import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { benchRender, renderTable, renderTargets } from './render.js';
@@ -29,54 +30,35 @@ const version = (name: string): string => {
   }
 };
 
+/**
+ * Partial JSON targets (issue #13): linear at a UI cadence (a read every 16 fragments), for
+ * the parser and through the reducer, fitted from 10 KB to 1 MB. Reading after every
+ * fragment, and the re-parsing libraries' curves, are in the tables for information.
+ */
 function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
-  const targets: Target[] = [];
-  const find = (shape: string, size: string) =>
-    rows.find((r) => r.shape === shape && r.size === size && r.every === 1);
-  for (const shape of SHAPE_NAMES) {
-    const small = find(shape, '100 KB');
-    const large = find(shape, '1 MB');
-    const smallMs = small?.results[0]?.timing?.ms;
-    const largeMs = large?.results[0]?.timing?.ms;
-    if (!small || !large || smallMs === undefined || largeMs === undefined) continue;
-    // A fast wrong value is a miss whatever the time.
-    const correct = small.results[0]?.correct === true && large.results[0]?.correct === true;
-    const wrong = correct ? '' : ' (wrong value)';
-    const scale = largeMs / smallMs;
-    targets.push({
-      name: `Partial JSON, ${shape}: 1 MB within 12× the 100 KB time (linear)`,
-      figure: `${scale.toFixed(1)}×${wrong}`,
-      pass: scale <= 12 && correct,
+  return growthLines(rows)
+    .filter((line) => line.every === 16 && line.name.startsWith('@message-stream/core'))
+    .map((line) => {
+      const correct = rows
+        .filter((r) => r.shape === line.shape && r.every === 16)
+        .every((r) => r.results.find((x) => x.name === line.name)?.correct !== false);
+      return {
+        name: `Partial JSON, ${line.shape}, read every 16 fragments: ${line.name} linear (fitted exponent ≤ 1.15, 10 KB–1 MB)`,
+        figure: `${line.exponentTo1Mb.toFixed(2)}${correct ? '' : ' (wrong value)'}`,
+        pass: line.exponentTo1Mb <= 1.15 && correct,
+      };
     });
-    const overParse = largeMs / large.jsonParse.ms;
-    targets.push({
-      name: `Partial JSON, ${shape}: 1 MB within 40× one JSON.parse of the final text`,
-      figure: `${overParse.toFixed(1)}×${wrong}`,
-      pass: overParse <= 40 && correct,
-    });
-  }
-  for (const shape of SHAPE_NAMES) {
-    const row = find(shape, '100 KB');
-    const oursMs = row?.results[0]?.timing?.ms;
-    const correct = row?.results[0]?.correct === true;
-    for (const result of row?.results ?? []) {
-      if (oursMs === undefined || result.timing === null || !result.quadratic) continue;
-      const speedup = result.timing.ms / oursMs;
-      targets.push({
-        name: `Partial JSON, ${shape}, 100 KB: at least 1,000× faster than ${result.name}`,
-        figure: `${speedup.toFixed(0)}×${correct ? '' : ' (wrong value)'}`,
-        pass: speedup >= 1000 && correct,
-      });
-    }
-  }
-  return targets;
 }
 
 // `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, memory, size) runs only
 // those sections and prints their tables, writing nothing: for a look while working.
 const only = process.env.BENCH_ONLY?.split(',');
 if (only !== undefined) {
-  if (only.includes('partial-json')) log(partialJsonTable(await benchPartialJson(log, { quick })));
+  if (only.includes('partial-json')) {
+    const rows = await benchPartialJson(log, { quick });
+    log(partialJsonGrowthTable(rows));
+    for (const t of partialJsonTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
   if (only.includes('pipeline')) log(pipelineTable(await benchPipeline(log, { quick })));
   if (only.includes('render')) {
     const result = await benchRender(log, { quick });
