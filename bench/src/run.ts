@@ -57,7 +57,8 @@ if (only !== undefined) {
   if (only.includes('partial-json')) {
     const rows = await benchPartialJson(log, { quick });
     log(partialJsonGrowthTable(rows));
-    for (const t of partialJsonTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    for (const t of partialJsonTargets(rows))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
   }
   if (only.includes('pipeline')) log(pipelineTable(await benchPipeline(log, { quick })));
   if (only.includes('render')) {
