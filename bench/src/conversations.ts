@@ -150,7 +150,7 @@ export function conversationsTable(rows: readonly ConversationRow[]): string {
       (v) => `${v.slowKeys} of ${v.keys}${v.maxKeyMs > 0 ? ` (${formatMs(v.maxKeyMs)})` : ''}`,
     ),
     row(
-      'scrolling the whole log, 300 px per frame: dropped frames / frames',
+      'scrolling the whole log, 1,000 px per frame: dropped frames / frames',
       (v) => `${Math.round(v.droppedScrolling)} / ${Math.round(v.scrollFrames)}`,
     ),
     '',

@@ -21,7 +21,7 @@ export interface Bench {
   readonly interactiveMs: number;
   run(): Promise<RunStats>;
   /**
-   * Scrolls the conversation log from top to bottom, 300 px per frame, and counts dropped
+   * Scrolls the conversation log from top to bottom, 1,000 px per frame, and counts dropped
    * frames (a gap between two animation frames over 1.5 × 16.7 ms counts its extra frames).
    */
   scrollThrough(): Promise<{ frames: number; dropped: number }>;
@@ -124,7 +124,7 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       let dropped = 0;
       let last = await frame();
       while (log.scrollTop + log.clientHeight < log.scrollHeight - 1) {
-        log.scrollTop += 300;
+        log.scrollTop += 1000;
         const now = await frame();
         frames++;
         const gap = now - last;
