@@ -1,3 +1,7 @@
+// A client boundary: a Next.js App Router server component can import any of this directly
+// (everything here runs in the browser: state, effects, event handlers).
+'use client';
+
 /**
  * `@message-stream/react`: the drop-in `<ChatStream/>`, the parts it is built from (for your
  * own layout), the chat store and hooks, and the helpers the parts use. Grouped in that order.
