@@ -1,7 +1,7 @@
 import { errorFromEvent } from './errors.js';
 import { emptyMessage } from './message.js';
 import { isPlainObject, setOwn } from './object.js';
-import { PartialJsonParser, parsePartialJson } from './partial-json.js';
+import { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 import type {
   ContentBlock,
   ContentBlockDelta,
@@ -561,42 +561,68 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
 // Tool input
 
 /**
- * The parser behind each input-bearing block. It is mutable and shared between
- * successive states of one block, which is what keeps each fragment O(fragment). Each
- * reader records the text it has seen; reading an older block (or reducing from an older
- * state again) re-parses its own text instead of trusting a parser that has moved on. That
- * keeps the reducer pure for callers who branch, at no cost to those who do not.
+ * The fragments of one block's input and the parser that reads them, shared (mutable)
+ * between successive states of that block. Fragments are only queued as they arrive; the
+ * parser catches up when somebody reads `input` (or `inputError`), from where the last read
+ * stopped, so an input nobody reads costs a push per fragment, and one read at every frame
+ * costs each character once.
+ */
+class InputLineage {
+  readonly parser = new PartialJsonParser();
+  /** Fragments appended but not yet written to the parser. */
+  pending: string[] = [];
+  /** How many fragments the parser has seen. */
+  parsed = 0;
+  /** How many fragments were appended. */
+  total = 0;
+}
+
+/**
+ * One state's view of its block's input: the first `count` fragments of a lineage (the
+ * text `json`). Reading a state the lineage has moved past (an older state, or a branch
+ * reduced again from one) parses its own text once instead of trusting the shared parser.
+ * That keeps the reducer pure for callers who branch, at no cost to those who do not.
  */
 class InputReader {
-  private cached: { value: unknown } | undefined;
+  private cached: { value: unknown; error: JsonSyntaxError | null } | undefined;
 
   constructor(
-    readonly parser: PartialJsonParser,
+    readonly lineage: InputLineage,
+    readonly count: number,
     readonly json: string,
     /** The `input` of `content_block_start`, shown until the JSON yields a value. */
     readonly initial: unknown,
   ) {}
 
-  /** The parser has seen exactly this reader's text and nothing more. */
-  get current(): boolean {
-    return this.parser.consumed === this.json.length;
-  }
-
-  value(): unknown {
-    if (this.cached === undefined) {
-      const value = this.current ? this.parser.value() : parsePartialJson(this.json).value;
-      this.cached = { value: value === undefined ? (this.initial ?? {}) : value };
+  read(): { value: unknown; error: JsonSyntaxError | null } {
+    if (this.cached !== undefined) return this.cached;
+    const lineage = this.lineage;
+    let value: unknown;
+    let error: JsonSyntaxError | null;
+    if (lineage.parsed <= this.count) {
+      const behind = this.count - lineage.parsed;
+      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
+      if (behind > 0) {
+        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
+        lineage.parsed = this.count;
+      }
+      value = lineage.parser.value();
+      error = lineage.parser.error;
+    } else {
+      ({ value, error } = parsePartialJson(this.json));
     }
-    return this.cached.value;
+    this.cached = { value: value === undefined ? (this.initial ?? {}) : value, error };
+    return this.cached;
   }
 }
 
 /**
  * A block whose `input` is read from its reader on demand. A class so that the reader can
  * ride along in a private field (invisible to spreads, equality and JSON) and every
- * instance can share one getter; both make a delta cheaper than a closure and a side
- * table (the tool-input rows of `pnpm bench`, bench/src/pipeline.ts). `input` is still an own enumerable property, so spreading, comparing
- * and serializing the block see the value, like on any plain block.
+ * instance can share one getter; both make a delta cheaper than a closure and a side table
+ * (the tool-input rows of `pnpm bench`, bench/src/pipeline.ts). `input` is still an own
+ * enumerable property, so spreading, comparing and serializing the block see the value,
+ * like on any plain block.
  */
 class InputBlock {
   readonly #reader: InputReader;
@@ -617,7 +643,16 @@ class InputBlock {
 
 const INPUT_PROPERTY: PropertyDescriptor = {
   get(this: InputBlock) {
-    return InputBlock.readerOf(this)?.value();
+    return InputBlock.readerOf(this)?.read().value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** `inputError` of a block state, read (and so parsed) only when asked, like `input`. */
+const INPUT_ERROR_PROPERTY: PropertyDescriptor = {
+  get(this: BlockState) {
+    return InputBlock.readerOf(this.block)?.read().error ?? null;
   },
   enumerable: true,
   configurable: true,
@@ -626,28 +661,38 @@ const INPUT_PROPERTY: PropertyDescriptor = {
 function appendInputJson(current: BlockState, fragment: string): BlockState {
   const previous = InputBlock.readerOf(current.block);
   const before = current.inputJson ?? '';
-  let parser = previous?.parser;
-  if (parser === undefined || !previous?.current || previous.json !== before) {
-    parser = new PartialJsonParser();
-    parser.write(before);
+  let lineage = previous?.lineage;
+  if (lineage === undefined || lineage.total !== previous?.count || previous.json !== before) {
+    // The first fragment, or a state the shared lineage has moved past (a branch).
+    lineage = new InputLineage();
+    if (before !== '') {
+      lineage.pending.push(before);
+      lineage.total = 1;
+    }
   }
-  parser.write(fragment);
+  lineage.pending.push(fragment);
+  lineage.total++;
   const reader = new InputReader(
-    parser,
+    lineage,
+    lineage.total,
     before + fragment,
     previous ? previous.initial : (current.block as { input?: unknown }).input,
   );
   const block = new InputBlock(current.block, reader) as unknown as ContentBlock;
   // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
   // spread clone on a slow path, and this runs for every fragment.
-  if (current.otherDeltas === undefined && current.otherDeltasDropped === undefined) {
-    return {
-      index: current.index,
-      status: current.status,
-      block,
-      inputJson: reader.json,
-      inputError: parser.error,
-    };
+  const next: BlockState =
+    current.otherDeltas === undefined && current.otherDeltasDropped === undefined
+      ? { index: current.index, status: current.status, block, inputJson: reader.json }
+      : { ...withoutInputError(current), block, inputJson: reader.json };
+  return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
+}
+
+/** A copy of a block state without its `inputError` (not read: reading it would parse). */
+function withoutInputError(entry: BlockState): BlockState {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) {
+    if (key !== 'inputError') copy[key] = (entry as unknown as Record<string, unknown>)[key];
   }
-  return { ...current, block, inputJson: reader.json, inputError: parser.error };
+  return copy as unknown as BlockState;
 }

@@ -1018,7 +1018,7 @@ describe('toStreamEvent: the compact delta fast path', () => {
   });
 });
 
-describe('decodeEventStream on a locked stream (issue 14, defect 12)', () => {
+describe('decodeEventStream on a locked stream', () => {
   it('returns an iterator whose first next() rejects, instead of throwing', async () => {
     const body = new ReadableStream<Uint8Array>();
     body.getReader(); // locks it

@@ -1,5 +1,5 @@
 /**
- * Fuzzing the decoder, the reducer and the partial-JSON parser with fast-check (issue 14):
+ * Fuzzing the decoder, the reducer and the partial-JSON parser with fast-check:
  * random bytes, random mutations and random chunking. Fixed seeds and small run counts keep
  * it deterministic and quick; on failure fast-check prints the seed, the path and the
  * shrunk counterexample, so `fc.assert(…, { seed, path })` replays it.

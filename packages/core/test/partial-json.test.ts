@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isPlainObject } from '../src/object.js';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   PartialJsonParser,
@@ -44,10 +45,6 @@ function hasLoneSurrogate(s: string): boolean {
     }
   }
   return false;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -711,7 +708,7 @@ describe('properties', () => {
   });
 });
 
-describe('nesting depth (issue 14, defect 8)', () => {
+describe('nesting depth', () => {
   it(`stops with an error past DEFAULT_MAX_JSON_DEPTH levels and keeps the last good value`, () => {
     const p = new PartialJsonParser();
     p.write('['.repeat(DEFAULT_MAX_JSON_DEPTH));

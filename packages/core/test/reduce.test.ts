@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type BlockState,
   endStream,
   MAX_DIAGNOSTIC_EVENT_CHARS,
   MAX_SUPERSEDED,
+  PartialJsonParser,
   reduceStream,
   type StreamEvent,
   type StreamState,
@@ -465,7 +466,7 @@ describe('reduceStream: purity', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-describe('reduceStream: keys from the wire are data (issue 14, defect 1)', () => {
+describe('reduceStream: keys from the wire are data', () => {
   const wire = (json: string): StreamEvent => JSON.parse(json) as StreamEvent;
 
   it('a __proto__ field on a tool block keeps the block a tool block with its input', () => {
@@ -501,7 +502,7 @@ describe('reduceStream: keys from the wire are data (issue 14, defect 1)', () =>
   });
 });
 
-describe('reduceStream: bounded cost (issue 14, defects 5 and 13)', () => {
+describe('reduceStream: bounded cost', () => {
   it('keeps the most recent MAX_SUPERSEDED superseded messages and counts the rest', () => {
     const events: StreamEvent[] = [];
     for (let i = 0; i < MAX_SUPERSEDED + 5; i++) events.push(messageStart({ id: `msg_${i}` }));
@@ -534,7 +535,7 @@ describe('reduceStream: bounded cost (issue 14, defects 5 and 13)', () => {
   });
 });
 
-describe('reduceStream: a late message_start (issue 14, defect 11)', () => {
+describe('reduceStream: a late message_start', () => {
   it('fills in the placeholder message, so the content before it and the deltas after it stay', () => {
     const state = run([
       blockStart(0, { type: 'text', text: '' }),
@@ -597,5 +598,60 @@ describe('reduceStream: an event without its index (found by the fuzz suite)', (
     ]);
     expect(codes(state)).toEqual(['unknown_block_index', 'unknown_block_index']);
     expect(toMessage(state)?.content).toEqual([{ type: 'text', text: '' }]);
+  });
+});
+
+describe('reduceStream: tool input parsed when read', () => {
+  it('queues fragments nobody reads, and a read catches up from where the last one stopped', () => {
+    const write = vi.spyOn(PartialJsonParser.prototype, 'write');
+    try {
+      const fragments = ['{"items":[', ...Array.from({ length: 99 }, (_, i) => `${i},`), '99]}'];
+      let state = run([
+        start(),
+        blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} }),
+      ]);
+      state = run(
+        fragments.slice(0, 50).map((f) => json(0, f)),
+        state,
+      );
+      expect(write).not.toHaveBeenCalled();
+      const first = inputOf(state) as { items: number[] };
+      expect(first.items).toHaveLength(49);
+      expect(write).toHaveBeenCalledTimes(50);
+      state = run(
+        fragments.slice(50).map((f) => json(0, f)),
+        state,
+      );
+      expect(write).toHaveBeenCalledTimes(50);
+      state = run([blockStop(0)], state);
+      // The stop reads the input once (to report invalid JSON): only the 51 new fragments.
+      expect(write).toHaveBeenCalledTimes(101);
+      expect(inputOf(state)).toEqual({ items: Array.from({ length: 100 }, (_, i) => i) });
+      expect(blocks(state)[0]?.inputError).toBeNull();
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('an older state read after a newer one still shows its own prefix', () => {
+    const base = run([start(), blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} })]);
+    const older = run([json(0, '{"a":1,')], base);
+    const newer = run([json(0, '"b":2}')], older);
+    expect(inputOf(newer)).toEqual({ a: 1, b: 2 });
+    expect(inputOf(older)).toEqual({ a: 1 });
+    const branch = run([json(0, '"c":3}')], older);
+    expect(inputOf(branch)).toEqual({ a: 1, c: 3 });
+    expect(inputOf(newer)).toEqual({ a: 1, b: 2 });
+  });
+
+  it('inputError is read lazily too, and reports the first bad character', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} }),
+      json(0, '{"a":1'),
+      json(0, ']'),
+    ]);
+    expect(blocks(state)[0]?.inputError).toMatchObject({ position: 6 });
+    expect(inputOf(state)).toEqual({ a: 1 });
   });
 });

@@ -1099,7 +1099,7 @@ describe('resume end to end', () => {
   });
 });
 
-describe('sumUsage: keys from the wire are data (issue 14, defect 1)', () => {
+describe('sumUsage: keys from the wire are data', () => {
   it('sums a __proto__ key as a field and leaves prototypes alone', () => {
     const a = JSON.parse('{"output_tokens":1}');
     const b = JSON.parse('{"output_tokens":2,"__proto__":{"server_tool_use":{"x":1}}}');
@@ -1113,7 +1113,7 @@ describe('sumUsage: keys from the wire are data (issue 14, defect 1)', () => {
   });
 });
 
-describe('the seam by strategy (issue 14, defect 9)', () => {
+describe('the seam by strategy', () => {
   const textAnswer = (id: string, model: string, t: string, done: boolean) => {
     const events = [
       start(id, undefined, model),

@@ -73,7 +73,7 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       expect(fes).not.toHaveBeenCalled();
     });
 
-    it('long lines in small chunks and a CRLF split across chunks read whole (issue 14, defect 7)', async () => {
+    it('long lines in small chunks and a CRLF split across chunks read whole', async () => {
       // The adapter hands the library whole lines only; this checks nothing is lost or
       // doubled at the held-back seams. (Speed is measured outside the tests: a 5 MB line
       // in 1 KB chunks went from ~22 s to ~0.3 s on this path.)

@@ -66,7 +66,7 @@ describe('streamMessage without a server', () => {
     expect(urls).toEqual(['/v1/messages']);
   });
 
-  it('a relative endpoint in Node is a clear, typed error naming the URL (issue 15)', async () => {
+  it('a relative endpoint in Node is a clear, typed error naming the URL', async () => {
     const onRetry = vi.fn();
     const state = await streamMessage(REQUEST, { ...BASE, onRetry });
     expect(state.status).toBe('error');

@@ -7,7 +7,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { StreamError } from '../../src/errors.js';
-import type { MessageRequest } from '../../src/protocol.js';
 import { sseEvent } from './streams.js';
 
 /** The index just inside `marker` (after `offset` of its characters) in `text`. */
