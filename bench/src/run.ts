@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchConversations, conversationsTable, conversationTargets } from './conversations.js';
+import { benchHeavy, heavyTable, heavyTargets } from './heavy.js';
 import { benchMemory, memoryTable } from './memory.js';
 import {
   benchPartialJson,
@@ -73,6 +74,11 @@ if (only !== undefined) {
     for (const t of conversationTargets(rows))
       log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
   }
+  if (only.includes('heavy')) {
+    const rows = await benchHeavy(log, { quick });
+    log(heavyTable(rows));
+    for (const t of heavyTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
   if (only.includes('memory')) log(memoryTable(await benchMemory(log, { quick })));
   if (only.includes('size')) log(sizeTable(await measureSizes()));
   process.exit(0);
@@ -88,6 +94,8 @@ log('Rendering');
 const render = await benchRender(log, { quick });
 log('Long conversations');
 const conversations = await benchConversations(log, { quick, build: false });
+log('Heavy content');
+const heavy = await benchHeavy(log, { quick });
 log('Memory');
 const memory = await benchMemory(log, { quick });
 log('Size');
@@ -99,6 +107,7 @@ const targets = [
   ...pipelineTargets(pipeline),
   ...renderTargets(render),
   ...conversationTargets(conversations),
+  ...heavyTargets(heavy),
   ...sizeTargets(sizes),
 ];
 for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
@@ -147,6 +156,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     reason:
       'Scrolling into turns whose markdown has not been parsed yet parses them on the way ' +
       '(IntersectionObserver, a screen ahead); a fast scroll through 1,000 turns outruns that.',
+  },
+  {
+    match: /Heavy content/,
+    reason:
+      'A long growing block (one 2,000-line fence, a 1 MB tool input shown in the card) is ' +
+      're-rendered whole on each frame it grows: the code as one chunk, the tool input as ' +
+      'one pretty-printed value. Incremental formatting (finished lines kept, a windowed view ' +
+      'of a large value) belongs to the components (the chat UI issue).',
   },
   {
     match: /Pipeline, tool input/,
@@ -222,6 +239,10 @@ ${renderTable(render)}
 ## Long conversations: \`<ChatStream/>\` opened on N earlier turns, then one 5,000-delta answer
 
 ${conversationsTable(conversations)}
+
+## Heavy content while streaming
+
+${heavyTable(heavy)}
 
 ## Partial JSON: growth with the input
 

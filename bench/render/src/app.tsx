@@ -49,6 +49,7 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
     thinkingDeltas: Number(params.get('thinking') ?? 300),
     jsonDeltas: Number(params.get('json') ?? 200),
     seed: Number(params.get('seed') ?? 1),
+    ...(params.has('code') ? { codeLines: Number(params.get('code')) } : {}),
   });
   const times: NetTimes = { firstByte: 0, lastByte: 0, chunks: 0 };
   const fetchImpl = benchFetch(answer.sse, times);

@@ -100,6 +100,24 @@ function table(random: () => number): string {
   return lines.join('\n');
 }
 
+/** One TypeScript fence of `lines` lines, then the text sentinel. */
+export function codeAnswer(lines: number, seed: number): string {
+  const random = seededRandom(seed);
+  const out = ['Here is the module:', '', '```ts'];
+  for (let i = 0; i < lines; i++) {
+    const name = pick(random, WORDS);
+    out.push(
+      i % 10 === 0
+        ? `export function ${name}${i}(input: readonly number[]): number {`
+        : i % 10 === 9
+          ? '}'
+          : `  const ${name}${i} = input[${i % 7}] ?? ${Math.floor(random() * 100)}; // ${words(random, 3)}`,
+    );
+  }
+  out.push('```', '', `That is the whole module. ${SENTINELS.text}`);
+  return out.join('\n');
+}
+
 /** Markdown of about `length` characters, ending with the text sentinel. */
 export function markdownAnswer(length: number, seed: number): string {
   const random = seededRandom(seed);
@@ -190,6 +208,8 @@ export interface AnswerOptions {
   readonly thinkingDeltas: number;
   readonly jsonDeltas: number;
   readonly seed?: number;
+  /** The answer is one code fence of this many lines (and a closing sentence) instead. */
+  readonly codeLines?: number;
 }
 
 export interface Answer {
@@ -205,7 +225,10 @@ export interface Answer {
 export function answerStream(options: AnswerOptions): Answer {
   const seed = options.seed ?? 1;
   const chars = options.charsPerDelta ?? 6;
-  const markdown = markdownAnswer(options.textDeltas * chars, seed);
+  const markdown =
+    options.codeLines === undefined
+      ? markdownAnswer(options.textDeltas * chars, seed)
+      : codeAnswer(options.codeLines, seed);
   const thinking = thinkingText(options.thinkingDeltas * 8, seed + 1);
   const input = toolInput(options.jsonDeltas * 16, seed + 2);
   const parts: string[] = [
