@@ -4,10 +4,8 @@
  * speed through the mock, then the composer typed into and the whole log scrolled. The page
  * and the measuring are the rendering bench's (bench/render, bench/src/render.ts).
  */
-import { chromium } from 'playwright';
-import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
 import { formatMs } from './measure.js';
-import { buildPage, type Measured, median, runOnce, serve } from './render.js';
+import { buildPage, type Measured, median, runOnce, withBrowser } from './render.js';
 import type { Target } from './target.js';
 
 export interface ConversationRow {
@@ -23,18 +21,13 @@ export async function benchConversations(
   { quick = false, build = true }: { quick?: boolean; build?: boolean } = {},
 ): Promise<ConversationRow[]> {
   const sizes = quick ? [1, 100] : [...HISTORY_SIZES];
-  const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 5));
+  // Three rounds, not the five: the bench must finish within 20 minutes here.
+  const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
   if (build) {
     log('  building bench/render');
     await buildPage();
   }
-  const { url, server } = await serve();
-  const browser = await chromium.launch({
-    executablePath: chromiumExecutablePath,
-    headless: true,
-    args: [...chromiumArgs],
-  });
-  try {
+  return withBrowser(async (browser, url) => {
     const runs = new Map<number, Measured[]>(sizes.map((n) => [n, []]));
     await runOnce(browser, url, 'ours', {
       deltas: '200',
@@ -65,10 +58,7 @@ export async function benchConversations(
       }
     }
     return sizes.map((turns) => ({ turns, runs: runs.get(turns) ?? [] }));
-  } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 }
 
 const quantile = (values: readonly number[], q: number): number => {

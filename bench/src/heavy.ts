@@ -2,10 +2,8 @@
  * Heavy content while streaming, into `<ChatStream/>` in headless Chromium (the rendering
  * bench's page): a 2,000-line code answer, and a 1 MB tool input streaming into the tool card.
  */
-import { chromium } from 'playwright';
-import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
 import { formatMs } from './measure.js';
-import { type Measured, median, runOnce, serve } from './render.js';
+import { type Measured, median, runOnce, withBrowser } from './render.js';
 import type { Target } from './target.js';
 
 export interface HeavyRow {
@@ -33,17 +31,11 @@ export async function benchHeavy(
   log: (line: string) => void,
   { quick = false }: { quick?: boolean } = {},
 ): Promise<HeavyRow[]> {
-  const { url, server } = await serve();
-  const browser = await chromium.launch({
-    executablePath: chromiumExecutablePath,
-    headless: true,
-    args: [...chromiumArgs],
-  });
-  try {
+  return withBrowser(async (browser, url) => {
     const rows: HeavyRow[] = [];
     for (const { name, query } of CASES(quick)) {
       const runs: Measured[] = [];
-      for (let i = 0; i < (quick ? 1 : 2); i++) {
+      for (let i = 0; i < 1; i++) {
         const run = await runOnce(browser, url, 'ours', { ...query, seed: '3' });
         runs.push(run);
         log(
@@ -53,10 +45,7 @@ export async function benchHeavy(
       rows.push({ name, runs });
     }
     return rows;
-  } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 }
 
 const of = (row: HeavyRow, pick: (m: Measured) => number) => median(row.runs.map(pick));
@@ -70,7 +59,7 @@ export function heavyTable(rows: readonly HeavyRow[]): string {
         `| ${row.name} | ${formatMs(of(row, (m) => m.longestTaskMs))} / ${formatMs(of(row, (m) => m.longestTaskCpuMs))} | ${Math.round(of(row, (m) => m.tasksOver16))} / ${Math.round(of(row, (m) => m.tasksOver16Cpu))} | ${formatMs(of(row, (m) => m.taskMs))} | ${formatMs(of(row, (m) => m.stats.totalMs))} | ${formatMs(of(row, (m) => m.stats.lastByteToDomMs))} |`,
     ),
     '',
-    `Median of ${rows[0]?.runs.length ?? 0} runs each, the rendering bench's page and measuring. ` +
+    `${rows[0]?.runs.length ?? 0} run each (a run is tens of seconds here), the rendering bench's page and measuring. ` +
       'The code answer is one TypeScript fence streamed at full speed; this branch renders it ' +
       'without highlighting (the highlighting work lands with the chat UI issue: its rows ' +
       'measure whatever highlighting exists when it is merged). The tool input is a JSON object ' +

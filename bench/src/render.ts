@@ -329,6 +329,24 @@ async function typeIntoComposer(
   return { keys: TYPED.length, slow: slow.length, maxMs: Math.max(0, ...slow) };
 }
 
+/** Serves the built page and opens Chromium for `use`; closes both after. */
+export async function withBrowser<T>(
+  use: (browser: Browser, url: string) => Promise<T>,
+): Promise<T> {
+  const { url, server } = await serve();
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutablePath,
+    headless: true,
+    args: [...chromiumArgs],
+  });
+  try {
+    return await use(browser, url);
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 /** One run in a fresh context: load, send, wait for the final DOM, read the figures. */
 export async function runOnce(
   browser: Browser,
@@ -413,7 +431,7 @@ export async function runOnce(
 /** Runs per contender: the slow ones take a minute or more each, and report totals. */
 const RUNS: Readonly<Record<Contender, number>> = {
   ours: 5,
-  'ai-sdk': 3,
+  'ai-sdk': 2,
   'assistant-ui': 1,
   naive: 1,
   network: 3,
@@ -441,13 +459,7 @@ export async function benchRender(
   };
   log('  building bench/render');
   await buildPage();
-  const { url, server } = await serve();
-  const browser = await chromium.launch({
-    executablePath: chromiumExecutablePath,
-    headless: true,
-    args: [...chromiumArgs],
-  });
-  try {
+  return withBrowser(async (browser, url) => {
     const measured = Object.fromEntries(CONTENDERS.map((c) => [c, [] as Measured[]])) as Record<
       Contender,
       Measured[]
@@ -496,10 +508,7 @@ export async function benchRender(
         profilerCommits: profiled.stats.profilerCommits,
       },
     };
-  } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 }
 
 /** The one prop change that re-renders a finished block by design: the answer started. */

@@ -1,9 +1,11 @@
 /**
  * `pnpm bench`: measures the core beside what a user would pick instead, in one run, and
- * writes BENCHMARKS.md. `--quick` runs a small smoke version and writes nothing.
+ * writes BENCHMARKS.md. `--quick` runs a small smoke version and writes its report to the
+ * temp directory instead.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { benchConversations, conversationsTable, conversationTargets } from './conversations.js';
 import { benchHeavy, heavyTable, heavyTargets } from './heavy.js';
 import { benchMemory, memoryTable } from './memory.js';
@@ -197,7 +199,7 @@ const notes = misses.map((t) => {
   return `- **${t.name}** (${t.figure}). ${reason ?? 'No reason recorded yet.'}`;
 });
 
-if (!quick) {
+{
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const cores = cpus().length;
   const loaded = Math.max(loadBefore, loadAfter) > cores;
@@ -276,6 +278,10 @@ loaded chunks apart), core's reducer path imported alone, core whole.
 
 ${sizeTable(sizes)}
 `;
-  writeFileSync(new URL('../../BENCHMARKS.md', import.meta.url), report);
-  log('Wrote BENCHMARKS.md');
+  // A quick run checks the report end to end but never replaces the real one.
+  const out = quick
+    ? join(tmpdir(), 'BENCHMARKS.quick.md')
+    : new URL('../../BENCHMARKS.md', import.meta.url);
+  writeFileSync(out, report);
+  log(`Wrote ${quick ? out : 'BENCHMARKS.md'}`);
 }
