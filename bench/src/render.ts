@@ -452,7 +452,9 @@ export async function benchRender(
   const contenders = CONTENDERS.filter((c) => only === undefined || only.includes(c));
   const runs = (c: Contender) => (quick ? 1 : RUNS[c]);
   const query = {
-    deltas: String(quick ? 1000 : 5000),
+    // 2,000 text deltas, not 5,000: the contenders that re-render the whole answer per delta
+    // grow with its square, and assistant-ui's one run at 5,000 took over ten minutes here.
+    deltas: String(quick ? 1000 : 2000),
     thinking: String(quick ? 100 : 300),
     json: String(quick ? 50 : 200),
     seed: '1',
@@ -653,7 +655,10 @@ export function renderTable(result: RenderResult): string {
       `quotes), after a thinking block of ${count(result.thinkingDeltas)} thinking_delta events and a ` +
       `signature_delta, and before a tool_use block of ${count(result.jsonDeltas)} input_json_delta ` +
       `fragments: ${count(result.events)} events, ${(result.bytes / 1024).toFixed(0)} KB of SSE, ` +
-      'generated from a fixed seed (bench/render/src/sse.ts). Every contender gets these bytes from ' +
+      'generated from a fixed seed (bench/render/src/sse.ts); 2,000 deltas rather than the 5,000 of ' +
+      'the long-conversation rows, because the contenders that re-render the whole answer on every ' +
+      "delta grow with its square (assistant-ui's single run took over ten minutes at 5,000 here). " +
+      'Every contender gets these bytes from ' +
       "the mock's `createMockFetch` at full speed (no pacing, one chunk per event), each read " +
       'handed over in a task of its own as a network read would be (bench/render/src/net.ts), ' +
       'after the page has had its first idle period (a user does not send within two frames of ' +

@@ -142,14 +142,32 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       observer.observe({ type: 'longtask' });
 
       let finalDom = 0;
+      const allShown = () => {
+        const text = element.textContent ?? '';
+        return Object.values(SENTINELS).every((sentinel) => text.includes(sentinel));
+      };
       const final = new Promise<void>((resolve) => {
+        const done = () => {
+          finalDom = performance.now();
+          resolve();
+        };
         const mutations = new MutationObserver((records) => {
           for (const record of records) {
             // The answer's own status (blocks and tool cards carry one too).
             if ((record.target as Element).matches('article[data-status="complete"]')) {
-              finalDom = performance.now();
               mutations.disconnect();
-              resolve();
+              if (allShown()) {
+                done();
+                return;
+              }
+              // Complete, but still revealing text (assistant-ui animates text in after the
+              // stream): the final DOM is when the end of every block is on the page.
+              const reveal = new MutationObserver(() => {
+                if (!allShown()) return;
+                reveal.disconnect();
+                done();
+              });
+              reveal.observe(element, { subtree: true, childList: true, characterData: true });
               return;
             }
           }
