@@ -125,3 +125,8 @@ export {
   type StreamMessageOptions,
   streamMessage,
 } from './transport.js';
+export {
+  type MessageProblem,
+  type MessageProblemCode,
+  validateMessages,
+} from './validate-messages.js';

@@ -11,11 +11,11 @@ import {
   KEY,
   listen,
   post,
+  postJson,
   recordingFetch,
   recordingServer,
   validBody,
   visibleText,
-  within,
 } from './support/proxy-http.js';
 
 describe('defect 3: upstream redirects are never followed', () => {
@@ -51,15 +51,7 @@ describe('defect 3: upstream redirects are never followed', () => {
     'a %i from upstream is a 502 to the client and the other origin never sees the key',
     async (code) => {
       status = code;
-      const response = await within(
-        fetch(`${proxyURL}/v1/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(validBody()),
-        }),
-        3000,
-        'the response',
-      );
+      const response = await postJson(proxyURL);
       expect(upstream.seen).toHaveLength(1);
       expect(thief.seen).toEqual([]);
       expect(response.headers.has('location')).toBe(false);
@@ -209,15 +201,7 @@ describe('defect 4: a request-size limit', () => {
       JSON.stringify(validBody({ messages: [{ role: 'user', content: 'x'.repeat(4 * cap) }] }));
 
     it('answers 413 to a body with a content-length over the cap and forwards nothing', async () => {
-      const response = await within(
-        fetch(`${proxyURL}/v1/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: big(),
-        }),
-        5000,
-        'the response',
-      );
+      const response = await postJson(proxyURL, big());
       await expectApiError(response, 413, 'request_too_large');
       expect(upstream.seen).toEqual([]);
     });
@@ -235,38 +219,17 @@ describe('defect 4: a request-size limit', () => {
           sent += 8 * 1024;
         },
       });
-      const response = await within(
-        fetch(`${proxyURL}/v1/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-          duplex: 'half',
-        } as RequestInit & { duplex: 'half' }),
-        5000,
-        'the response',
-      );
+      const response = await postJson(proxyURL, body);
       await expectApiError(response, 413, 'request_too_large');
       expect(upstream.seen).toEqual([]);
     });
 
     it('still forwards a request under the cap, and the 413 never carries the key', async () => {
-      const ok = await within(
-        fetch(`${proxyURL}/v1/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(validBody()),
-        }),
-        5000,
-        'the response',
-      );
+      const ok = await postJson(proxyURL);
       expect(ok.status).toBe(200);
       await ok.text();
       expect(upstream.seen).toHaveLength(1);
-      const refused = await fetch(`${proxyURL}/v1/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: big(),
-      });
+      const refused = await postJson(proxyURL, big());
       expect(await visibleText(refused)).not.toContain(KEY);
     });
   });

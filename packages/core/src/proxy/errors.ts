@@ -42,11 +42,3 @@ export function rejectionResponse(error: ProxyRejection): Response {
   const type = typeof error.type === 'string' && error.type !== '' ? error.type : 'api_error';
   return errorResponse(status, type, String(error.message), error.headers);
 }
-
-/**
- * A JSON object (not an array, not null). Local until core exports its own `isPlainObject`
- * (branch core-engine); then this should import that one.
- */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -4,8 +4,10 @@
  * `authorize`, `rateLimit`, the declared size; then the body is read within the cap, parsed
  * and held to the request policy. The upstream answer streams back scrubbed of the key.
  */
+
+import { isPlainObject } from '../object.js';
 import { declaredTooLarge, discardBody, readBodyWithin } from './body.js';
-import { errorResponse, isPlainObject, ProxyRejection, rejectionResponse } from './errors.js';
+import { errorResponse, ProxyRejection, rejectionResponse } from './errors.js';
 import { crossSiteReason, isJsonContentType } from './guard.js';
 import { DEFAULT_MAX_REQUEST_BYTES, type MessagesProxyOptions } from './options.js';
 import {

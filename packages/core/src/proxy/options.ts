@@ -48,7 +48,7 @@ export interface MessagesProxyOptions {
    * The largest request body accepted, in bytes: a larger `content-length` is answered 413
    * `request_too_large` without reading the body, and a body that streams in past it is cut
    * off there (never buffered past the cap). Default `DEFAULT_MAX_REQUEST_BYTES` (32 MiB,
-   * the API's own limit).
+   * the API's own limit). `Infinity` turns the cap off; 0, a negative or NaN throws.
    */
   maxRequestBytes?: number;
 

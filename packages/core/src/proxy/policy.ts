@@ -4,8 +4,9 @@
  * refused with a 400 naming the field, never silently dropped (the client would otherwise
  * get an answer to a different request than the one it sent).
  */
+
+import { isPlainObject } from '../object.js';
 import type { MessageRequest } from '../protocol.js';
-import { isPlainObject } from './errors.js';
 
 /**
  * The top-level fields the kit sends (`streamMessage`, resume, the React store), forwarded

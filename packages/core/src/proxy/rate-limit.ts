@@ -23,7 +23,10 @@ export interface TokenBucketOptions {
 }
 
 export interface TokenBucket {
-  /** Takes `cost` tokens (default 1) from `client`'s bucket if it has them. */
+  /**
+   * Takes `cost` tokens (default 1) from `client`'s bucket if it has them; a refusal takes
+   * none and says how long until there are enough. A cost above `capacity` is never allowed.
+   */
   take(client: string, cost?: number): RateLimitDecision;
 }
 

@@ -133,3 +133,20 @@ export async function recordingServer(
   const url = await listen(server);
   return { server, url, seen, close: () => close(server) };
 }
+
+/**
+ * POSTs `body` as JSON to `${baseURL}/v1/messages` over a real socket, failing after 5 s.
+ * A stream body goes out chunked (no content-length).
+ */
+export function postJson(
+  baseURL: string,
+  body: string | ReadableStream<Uint8Array> = JSON.stringify(validBody()),
+): Promise<Response> {
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  };
+  if (typeof body !== 'string') init.duplex = 'half';
+  return within(fetch(`${baseURL}/v1/messages`, init), 5000, 'the response');
+}
