@@ -251,7 +251,8 @@ ${heavyTable(heavy)}
 Tool input in 1–20-character fragments, the value read after every fragment or every 16th (a
 UI reads at most once per frame). Re-parsing libraries parse the whole text again at every
 read, so their time grows with the square of the input (fitted exponent ~2); they run up to
-100 KB. Ours is incremental (exponent ~1). \`@streamparser/json\` only emits finished values
+100 KB read every 16 fragments, and up to 30 KB read after every fragment (at 100 KB one run
+of one library took minutes on this loaded machine). Ours is incremental (exponent ~1). \`@streamparser/json\` only emits finished values
 (no partial snapshot to read) and is the floor of a streaming tokenizer. Three shapes: a
 **file write** (a few keys and one long string), an **edits array** (~1 KB records) and
 **records** (many ~70-byte rows). Each measurement runs in a fresh Node process. The exponent
