@@ -7,12 +7,10 @@ import { UsageBadge } from '../components/usage-badge.js';
 import { useAnnouncement } from '../hooks/use-announcement.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
-import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { ChatStoreOptions } from '../store/types.js';
-import { AssistantMessage } from './assistant-message.js';
 import { Composer } from './composer.js';
-import { UserMessage } from './user-message.js';
+import { groupTurns, TurnGroup } from './turn-group.js';
 
 export interface ChatStreamProps extends Partial<ChatStoreOptions> {
   /**
@@ -80,15 +78,10 @@ export function ChatStream({
         tabIndex={0}
         onScroll={follow.onScroll}
       >
-        {turns.map((turn) =>
-          turn.role === 'user' ? (
-            isToolResultsTurn(turn) ? null : (
-              <UserMessage key={turn.id} turn={turn} />
-            )
-          ) : (
-            <AssistantMessage key={turn.id} turn={turn} renderers={renderers} textMode={textMode} />
-          ),
-        )}
+        {groupTurns(turns).map((group, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: groups are by index: a turn never moves.
+          <TurnGroup key={i} turns={group} renderers={renderers} textMode={textMode} />
+        ))}
       </div>
       {follow.following ? null : (
         <button type="button" className="ms-button ms-chat__jump" onClick={follow.jumpToLatest}>
