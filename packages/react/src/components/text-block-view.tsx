@@ -1,6 +1,8 @@
 import type { Citation } from '@message-stream/core';
-import { memo, type ReactElement } from 'react';
+import { memo, type ReactElement, useMemo } from 'react';
+import { type CodeBlockOptions, CodeOptionsContext } from '../markdown/code-options.js';
 import { StreamingMarkdown } from '../markdown/streaming-markdown.js';
+import { useMathPlugins } from '../math/use-math-plugins.js';
 import { CitationList } from './citation-list.js';
 import { cx } from './cx.js';
 
@@ -19,6 +21,16 @@ export interface TextBlockViewProps {
    * remote images). `plain`: the text exactly as written, for content that is not markdown.
    */
   mode?: 'markdown' | 'plain';
+  /**
+   * Typeset `$…$` and `$$…$$` with KaTeX (remark-math and rehype-katex, loaded on first use
+   * with their CSS). Off by default: with it on, a lone `$` pair such as "$5 and $10" is math.
+   * A `$$` block still streaming shows as text until it closes.
+   */
+  math?: boolean;
+  /** Syntax colours in code blocks (Shiki, each language loaded on first use); on by default. */
+  highlight?: boolean;
+  /** A Download button on each code block, besides Copy; off by default. */
+  codeDownload?: boolean;
   className?: string;
   /**
    * Test and profiling hook, called with a markdown chunk's start offset whenever that chunk
@@ -36,10 +48,18 @@ export const TextBlockView = memo(function TextBlockView({
   streaming = false,
   citations,
   mode = 'markdown',
+  math = false,
+  highlight = true,
+  codeDownload = false,
   className,
   onChunkRender,
 }: TextBlockViewProps): ReactElement {
   const safeText = typeof text === 'string' ? text : '';
+  const plugins = useMathPlugins(math && mode === 'markdown');
+  const codeOptions = useMemo<CodeBlockOptions>(
+    () => ({ highlight, download: codeDownload }),
+    [highlight, codeDownload],
+  );
   return (
     <div
       className={cx('ms-text', streaming && 'ms-text--streaming', className)}
@@ -48,7 +68,14 @@ export const TextBlockView = memo(function TextBlockView({
       {mode === 'plain' ? (
         <p className="ms-text__plain">{safeText}</p>
       ) : (
-        <StreamingMarkdown text={safeText} streaming={streaming} onChunkRender={onChunkRender} />
+        <CodeOptionsContext.Provider value={codeOptions}>
+          <StreamingMarkdown
+            text={safeText}
+            streaming={streaming}
+            onChunkRender={onChunkRender}
+            plugins={plugins}
+          />
+        </CodeOptionsContext.Provider>
       )}
       {Array.isArray(citations) && citations.length > 0 ? (
         <CitationList citations={citations} />

@@ -1,6 +1,7 @@
 import { Fragment, type ReactElement, useId } from 'react';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
+import type { MarkdownPlugins } from './plugins.js';
 import { repairStreamingTail } from './tail.js';
 
 export interface StreamingMarkdownProps {
@@ -9,6 +10,8 @@ export interface StreamingMarkdownProps {
   streaming?: boolean;
   /** Test and profiling hook: called with a chunk's start offset each time that chunk renders. */
   onChunkRender?: ((start: number) => void) | undefined;
+  /** Plugins instead of the default (GFM), e.g. math; keep the object stable. */
+  plugins?: MarkdownPlugins | null | undefined;
 }
 
 /**
@@ -19,6 +22,7 @@ export function StreamingMarkdown({
   text,
   streaming = false,
   onChunkRender,
+  plugins,
 }: StreamingMarkdownProps): ReactElement {
   const id = useId().replace(/[^\w-]/g, '');
   const { chunks, openFence } = useMarkdownSplit(text);
@@ -46,6 +50,7 @@ export function StreamingMarkdown({
               start={chunk.start}
               idPrefix={`ms${id}c${chunk.start}-`}
               onRender={onChunkRender}
+              plugins={plugins}
             />
           </Fragment>
         );
