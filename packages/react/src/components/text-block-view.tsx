@@ -1,9 +1,11 @@
 import type { Citation } from '@message-stream/core';
-import { memo, type ReactElement, useMemo } from 'react';
+import { memo, type ReactElement, useContext, useId, useMemo } from 'react';
 import { type CodeBlockOptions, CodeOptionsContext } from '../markdown/code-options.js';
 import { StreamingMarkdown } from '../markdown/streaming-markdown.js';
 import { useMathPlugins } from '../math/use-math-plugins.js';
-import { CitationList } from './citation-list.js';
+import { CitationScopeContext } from './answer-scope.js';
+import { indexCitations } from './citation-index.js';
+import { CitationMarkers, SourcesList } from './citations.js';
 import { cx } from './cx.js';
 
 export interface TextBlockViewProps {
@@ -14,7 +16,11 @@ export interface TextBlockViewProps {
    * is displayed as it will settle rather than as raw syntax, and the block is `aria-busy`.
    */
   streaming?: boolean;
-  /** Sources the text cites (`citations_delta`), listed under the text. */
+  /**
+   * Sources the text cites (`citations_delta`): numbered markers at the end of the text, each
+   * with a card on hover and focus. Inside an `AnswerScope` the numbers run across the whole
+   * answer and `AnswerSources` lists them once; alone, the block lists its own sources under it.
+   */
   citations?: readonly Citation[] | null;
   /**
    * `markdown` (default): GFM, rendered safely (no raw HTML, only http/https/mailto links, no
@@ -56,13 +62,36 @@ export const TextBlockView = memo(function TextBlockView({
 }: TextBlockViewProps): ReactElement {
   const safeText = typeof text === 'string' ? text : '';
   const plugins = useMathPlugins(math && mode === 'markdown');
+  const scope = useContext(CitationScopeContext);
+  const localPrefix = `ms-src${useId().replace(/[^\w-]/g, '')}-`;
+  const cited = Array.isArray(citations) && citations.length > 0 ? citations : null;
+  const local = useMemo(
+    () => (scope === null && cited !== null ? indexCitations([cited]) : null),
+    [scope, cited],
+  );
+  const index = scope?.index ?? local;
+  const numbers = useMemo(() => {
+    if (index === null || cited === null) return [];
+    const seen = new Set<number>();
+    for (const citation of cited) {
+      const number = index.numberOf(citation);
+      if (number > 0) seen.add(number);
+    }
+    return [...seen];
+  }, [index, cited]);
+  const idPrefix = scope?.idPrefix ?? localPrefix;
   const codeOptions = useMemo<CodeBlockOptions>(
     () => ({ highlight, download: codeDownload }),
     [highlight, codeDownload],
   );
   return (
     <div
-      className={cx('ms-text', streaming && 'ms-text--streaming', className)}
+      className={cx(
+        'ms-text',
+        streaming && 'ms-text--streaming',
+        numbers.length > 0 && 'ms-text--cited',
+        className,
+      )}
       aria-busy={streaming || undefined}
     >
       {mode === 'plain' ? (
@@ -77,9 +106,8 @@ export const TextBlockView = memo(function TextBlockView({
           />
         </CodeOptionsContext.Provider>
       )}
-      {Array.isArray(citations) && citations.length > 0 ? (
-        <CitationList citations={citations} />
-      ) : null}
+      {index !== null ? <CitationMarkers numbers={numbers} index={index} idPrefix={idPrefix} /> : null}
+      {local !== null ? <SourcesList sources={local.sources} idPrefix={idPrefix} /> : null}
     </div>
   );
 });

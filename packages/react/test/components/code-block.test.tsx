@@ -1,5 +1,5 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodeBlock, fileNameFor } from '../../src/components/code-block.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
