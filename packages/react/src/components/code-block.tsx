@@ -54,7 +54,6 @@ export const CodeBlock = memo(function CodeBlock({
         key={start}
         texts={lines.slice(start, end)}
         tokens={groupTokens(snapshot, start, end)}
-        last={end === lines.length}
       />,
     );
   }
@@ -96,21 +95,18 @@ function groupTokens(
 interface CodeLinesProps {
   texts: readonly string[];
   tokens: readonly (CodeTokenLine | null)[];
-  /** The group holds the block's last line: no newline after it. */
-  last: boolean;
 }
 
-const CodeLines = memo(function CodeLines({ texts, tokens, last }: CodeLinesProps) {
+const CodeLines = memo(function CodeLines({ texts, tokens }: CodeLinesProps) {
   return texts.map((text, i) => {
     const line = tokens[i];
-    const newline = last && i === texts.length - 1 ? null : '\n';
     // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
-    return <CodeLine key={i} text={text} tokens={line ?? null} newline={newline} />;
+    return <CodeLine key={i} text={text} tokens={line ?? null} />;
   });
 }, sameLines);
 
 function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
-  if (a.last !== b.last || a.texts.length !== b.texts.length) return false;
+  if (a.texts.length !== b.texts.length) return false;
   for (let i = 0; i < a.texts.length; i++) {
     if (a.texts[i] !== b.texts[i] || a.tokens[i] !== b.tokens[i]) return false;
   }
@@ -118,18 +114,17 @@ function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
 }
 
 /**
- * One line. Highlighted or plain, it is the same `<span>` with the same text, so the layout
- * does not change when colours arrive; each token is a child `<span>` whose colours come from
- * CSS variables, and the stylesheet picks the light or the dark one.
+ * One line and its newline (the last line's too, as in the markdown source, so the text of the
+ * block reads as the fence's content). Highlighted or plain, it is the same `<span>` with the
+ * same text, so the layout does not change when colours arrive; each token is a child `<span>`
+ * whose colours come from CSS variables, and the stylesheet picks the light or the dark one.
  */
 const CodeLine = memo(function CodeLine({
   text,
   tokens,
-  newline,
 }: {
   text: string;
   tokens: CodeTokenLine | null;
-  newline: string | null;
 }) {
   const shown = tokens !== null && tokensMatch(tokens, text) ? tokens : null;
   return (
@@ -152,7 +147,7 @@ const CodeLine = memo(function CodeLine({
               ),
             )}
       </span>
-      {newline}
+      {'\n'}
     </>
   );
 });

@@ -145,8 +145,8 @@ export function drawJson(value: unknown, limits: Limits): { lines: ReactNode[]; 
     if (line.length > 0 || !stopped) {
       lines.push(
         <span key={lines.length} className="ms-json__line">
+          {lines.length > 0 ? '\n' : null}
           {line}
-          {'\n'}
         </span>,
       );
     }

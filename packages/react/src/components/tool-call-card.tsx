@@ -1,7 +1,7 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useId, useState } from 'react';
 import { cx } from './cx.js';
-import { isRecord, stringOr, toText } from './format.js';
+import { isRecord, stringOr, toJson, toText } from './format.js';
 import { JsonView, summarizeInput } from './json-view.js';
 import { ToolResult } from './tool-result.js';
 import {
@@ -52,7 +52,6 @@ export const ToolCallCard = memo(function ToolCallCard({
   defaultOpen,
   className,
 }: ToolCallCardProps): ReactElement {
-  const titleId = useId();
   const panelId = useId();
   const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'tool';
@@ -74,7 +73,7 @@ export const ToolCallCard = memo(function ToolCallCard({
     // biome-ignore lint/a11y/useSemanticElements: a card named by its title, not a form's fieldset.
     <div
       role="group"
-      aria-labelledby={titleId}
+      aria-label={`Tool ${title}`}
       className={cx('ms-tool', `ms-tool--${current}`, open && 'ms-tool--open', className)}
       data-status={current}
     >
@@ -86,8 +85,7 @@ export const ToolCallCard = memo(function ToolCallCard({
         onClick={() => setUserOpen(!open)}
       >
         <span className={cx('ms-tool__icon', `ms-tool__icon--${current}`)} aria-hidden="true" />
-        <span className="ms-tool__title" id={titleId}>
-          <span className="ms-sr-only">Tool </span>
+        <span className="ms-tool__title">
           <span className="ms-tool__name">{title}</span>
         </span>
         {summary ? <span className="ms-tool__summary">{summary}</span> : null}
@@ -113,7 +111,7 @@ export const ToolCallCard = memo(function ToolCallCard({
             <JsonView
               className="ms-tool__input"
               value={input}
-              raw={raw}
+              raw={raw ?? toJson(input, 0)}
               busy={streaming}
               label={`${name} input`}
               emptyText={streaming ? 'Waiting for input…' : 'No input'}

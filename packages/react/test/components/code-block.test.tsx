@@ -34,7 +34,7 @@ describe('CodeBlock', () => {
       keyword?.style.getPropertyValue('--ms-tok-light'),
     );
     // The text is exactly the code, highlighted or not.
-    expect(container.querySelector('code')?.textContent).toBe('const answer = 42;\n// done');
+    expect(container.querySelector('code')?.textContent).toBe('const answer = 42;\n// done\n');
   });
 
   it('keeps finished lines the same elements with the same colours while more lines stream in', async () => {
@@ -78,7 +78,7 @@ describe('CodeBlock', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(container.querySelector('.ms-code__tok')).toBeNull();
     expect(container.querySelector('.ms-code--highlighted')).toBeNull();
-    expect(container.querySelector('code')?.textContent).toBe('foo bar\nbaz');
+    expect(container.querySelector('code')?.textContent).toBe('foo bar\nbaz\n');
   });
 
   it('lays out plain and highlighted code the same: lines are the same spans with the same text', async () => {
@@ -132,7 +132,7 @@ describe('TextBlockView code blocks', () => {
     const { container } = render(<TextBlockView text={'Intro\n\n```py\nprint(1)\n\nx = 2\n```'} />);
     const block = container.querySelector('.ms-code');
     expect(block?.getAttribute('data-language')).toBe('py');
-    expect(block?.querySelector('code')?.textContent).toBe('print(1)\n\nx = 2');
+    expect(block?.querySelector('code')?.textContent).toBe('print(1)\n\nx = 2\n');
     await waitFor(() => expect(block?.querySelector('.ms-code__tok')).not.toBeNull());
   });
 
