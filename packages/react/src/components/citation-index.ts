@@ -33,7 +33,9 @@ function sourceKey(citation: Record<string, unknown>, fallback: number): string 
 }
 
 /** Numbers the sources of several citation lists (an answer's text blocks) in one sequence. */
-export function indexCitations(lists: ReadonlyArray<readonly Citation[] | null | undefined>): CitationIndex {
+export function indexCitations(
+  lists: ReadonlyArray<readonly Citation[] | null | undefined>,
+): CitationIndex {
   const byKey = new Map<string, { source: CitedSource; quotes: string[] }>();
   const numbers = new WeakMap<object, number>();
   let position = 0;
@@ -51,7 +53,9 @@ export function indexCitations(lists: ReadonlyArray<readonly Citation[] | null |
         const number = byKey.size + 1;
         const quotes: string[] = [];
         const title =
-          stringOr(citation.title) ?? stringOr(citation.document_title) ?? (host || `Source ${number}`);
+          stringOr(citation.title) ??
+          stringOr(citation.document_title) ??
+          (host || `Source ${number}`);
         entry = { source: { number, key, title, href, host, quotes }, quotes };
         byKey.set(key, entry);
       }

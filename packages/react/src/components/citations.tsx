@@ -51,6 +51,7 @@ function CitationMarker({ source, listId }: { source: CitedSource; listId: strin
   const [shift, setShift] = useState(0);
 
   // Keep the card inside the window: a card near the right edge must not widen a phone's page.
+  // Measured when it opens, before paint; the shift is back to 0 whenever it is closed.
   useLayoutEffect(() => {
     if (!open) {
       setShift(0);
@@ -58,9 +59,7 @@ function CitationMarker({ source, listId }: { source: CitedSource; listId: strin
     }
     const element = card.current;
     if (!element || typeof window === 'undefined') return;
-    const rect = element.getBoundingClientRect();
-    const left = rect.left - shift;
-    const right = rect.right - shift;
+    const { left, right } = element.getBoundingClientRect();
     const max = window.innerWidth - EDGE;
     setShift(right > max ? Math.max(EDGE - left, max - right) : left < EDGE ? EDGE - left : 0);
   }, [open]);

@@ -69,9 +69,7 @@ export const CodeBlock = memo(function CodeBlock({
       <div className="ms-code__header">
         <span className="ms-code__lang">{lang ?? 'text'}</span>
         <span className="ms-code__actions">
-          {download ? (
-            <DownloadButton code={code} fileName={fileNameFor(download, lang)} />
-          ) : null}
+          {download ? <DownloadButton code={code} fileName={fileNameFor(download, lang)} /> : null}
           <CopyButton text={code} ariaLabel={`Copy ${label.toLowerCase()}`} />
         </span>
       </div>

@@ -39,7 +39,9 @@ export const JsonView = memo(function JsonView({
 }: JsonViewProps): ReactElement {
   const [mode, setMode] = useState<Mode>('formatted');
   const [all, setAll] = useState(false);
-  const limits = all ? { lines: Number.POSITIVE_INFINITY, chars: Number.POSITIVE_INFINITY } : JSON_VIEW_LIMITS;
+  const limits = all
+    ? { lines: Number.POSITIVE_INFINITY, chars: Number.POSITIVE_INFINITY }
+    : JSON_VIEW_LIMITS;
   const showRaw = mode === 'raw' && typeof raw === 'string';
   const empty = showRaw ? raw === '' : value === undefined;
 
@@ -116,7 +118,10 @@ interface Limits {
  * Draws `value` as indented JSON lines of coloured spans, stopping at `limits`. The walk never
  * visits more of the value than it draws, so its cost is bounded by the limits.
  */
-export function drawJson(value: unknown, limits: Limits): { lines: ReactNode[]; truncated: boolean } {
+export function drawJson(
+  value: unknown,
+  limits: Limits,
+): { lines: ReactNode[]; truncated: boolean } {
   const lines: ReactNode[] = [];
   let line: ReactNode[] = [];
   let chars = 0;
@@ -214,7 +219,12 @@ export function drawJson(value: unknown, limits: Limits): { lines: ReactNode[]; 
         put(JSON.stringify(key), 'key');
         put(': ', 'punct');
       }
-      walk(key !== undefined ? readKey(object as Record<string, unknown>, key) : (object as unknown[])[i], inner);
+      walk(
+        key !== undefined
+          ? readKey(object as Record<string, unknown>, key)
+          : (object as unknown[])[i],
+        inner,
+      );
       if (i < count - 1) put(',', 'punct');
     }
     endLine();
@@ -239,7 +249,9 @@ function readKey(record: Record<string, unknown>, key: string): unknown {
 /** Control characters other than the line breaks (tabs stay tabs) as JSON escapes. */
 function escapeControl(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f"\\]/g, (char) => JSON.stringify(char).slice(1, -1));
+  return text.replace(/[\u0000-\u0008\u000b-\u001f"\\]/g, (char) =>
+    JSON.stringify(char).slice(1, -1),
+  );
 }
 
 /**

@@ -101,10 +101,16 @@ function ProgramRun({
   const stderr = stringOr(content.stderr);
   const files = Array.isArray(content.content) ? content.content.filter(isRecord).length : 0;
   return (
-    <div className={cx(className, 'ms-server-result--run', code ? 'ms-server-result--failed' : null)}>
+    <div
+      className={cx(className, 'ms-server-result--run', code ? 'ms-server-result--failed' : null)}
+    >
       <p className="ms-server-result__line">
         <span className="ms-server-result__label">
-          {code === undefined ? 'Ran' : code === 0 ? 'Ran: exit code 0' : `Failed: exit code ${code}`}
+          {code === undefined
+            ? 'Ran'
+            : code === 0
+              ? 'Ran: exit code 0'
+              : `Failed: exit code ${code}`}
         </span>
         {files > 0 ? (
           <span className="ms-server-result__meta">

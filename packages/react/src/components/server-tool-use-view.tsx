@@ -58,7 +58,11 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   if (name === 'web_fetch') {
     const url = isRecord(input) ? stringOr(input.url) : undefined;
     const verb =
-      status === 'streaming' ? 'Fetching' : status === 'incomplete' ? 'Fetch interrupted' : 'Fetched';
+      status === 'streaming'
+        ? 'Fetching'
+        : status === 'incomplete'
+          ? 'Fetch interrupted'
+          : 'Fetched';
     return (
       <p className={classes} data-tool-name={name}>
         <span className="ms-server-tool__label">{verb}</span>
@@ -77,7 +81,11 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   const program = python ?? (isRecord(input) ? stringOr(input.command) : undefined);
   if (program !== undefined && CODE_TOOLS.has(name)) {
     const verb =
-      status === 'streaming' ? 'Writing code' : status === 'incomplete' ? 'Interrupted:' : 'Ran code';
+      status === 'streaming'
+        ? 'Writing code'
+        : status === 'incomplete'
+          ? 'Interrupted:'
+          : 'Ran code';
     return (
       <div className={classes} data-tool-name={name}>
         <p className="ms-server-tool__line">

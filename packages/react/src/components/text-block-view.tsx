@@ -106,7 +106,9 @@ export const TextBlockView = memo(function TextBlockView({
           />
         </CodeOptionsContext.Provider>
       )}
-      {index !== null ? <CitationMarkers numbers={numbers} index={index} idPrefix={idPrefix} /> : null}
+      {index !== null ? (
+        <CitationMarkers numbers={numbers} index={index} idPrefix={idPrefix} />
+      ) : null}
       {local !== null ? <SourcesList sources={local.sources} idPrefix={idPrefix} /> : null}
     </div>
   );

@@ -30,7 +30,10 @@ const languages = new Map<string, Promise<string | null>>();
 
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({
-    themes: [import('shiki/themes/github-light-default.mjs'), import('shiki/themes/github-dark-default.mjs')],
+    themes: [
+      import('shiki/themes/github-light-default.mjs'),
+      import('shiki/themes/github-dark-default.mjs'),
+    ],
     langs: [],
     // `forgiving`: a grammar rule the JavaScript engine cannot translate matches nothing
     // instead of failing the whole grammar.

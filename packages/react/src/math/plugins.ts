@@ -34,7 +34,10 @@ function remarkOpenMathAsText() {
         if (node.type === 'math' && !isClosed(source, node)) {
           const start = node.position?.start.offset ?? 0;
           const end = node.position?.end.offset ?? source.length;
-          children[i] = { type: 'paragraph', children: [{ type: 'text', value: source.slice(start, end) }] };
+          children[i] = {
+            type: 'paragraph',
+            children: [{ type: 'text', value: source.slice(start, end) }],
+          };
         } else {
           visit(node);
         }

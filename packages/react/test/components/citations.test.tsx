@@ -2,8 +2,9 @@ import type { BlockState, Citation } from '@message-stream/core';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import { useContext } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerScope } from '../../src/components/answer-scope.js';
+import { AnswerScope, CitationScopeContext } from '../../src/components/answer-scope.js';
 import { indexCitations } from '../../src/components/citation-index.js';
 import { AnswerSources } from '../../src/components/citations.js';
 import { ContentBlockView } from '../../src/components/content-block-view.js';
@@ -25,6 +26,13 @@ const A2 = cite('https://a.example.com/x', 'Alpha page', 'Alpha says more.');
 
 function textBlock(index: number, text: string, citations: Citation[] | null): BlockState {
   return { index, status: 'complete', block: { type: 'text', text, citations } };
+}
+
+/** Records the citation scope it sees on each render. */
+const seenScopes: unknown[] = [];
+function Probe() {
+  seenScopes.push(useContext(CitationScopeContext));
+  return null;
 }
 
 describe('citation markers', () => {
@@ -76,9 +84,9 @@ describe('citation markers', () => {
       </AnswerScope>,
     );
     const markersOf = (i: number) =>
-      [...(container.querySelectorAll('.ms-text')[i]?.querySelectorAll('.ms-cite__marker') ?? [])].map(
-        (m) => m.textContent,
-      );
+      [
+        ...(container.querySelectorAll('.ms-text')[i]?.querySelectorAll('.ms-cite__marker') ?? []),
+      ].map((m) => m.textContent);
     expect(markersOf(0)).toEqual(['1']);
     expect(markersOf(1)).toEqual([]);
     expect(markersOf(2)).toEqual(['2', '1']);
@@ -105,27 +113,27 @@ describe('citation markers', () => {
 
   it('keeps the scope value while citations do not change, so text blocks stay memoized', () => {
     const first = textBlock(0, 'Claim.', [A]);
-    let renders = 0;
-    function Probe() {
-      renders++;
-      return null;
-    }
+    seenScopes.length = 0;
     const { rerender } = render(
       <AnswerScope blocks={[first]}>
-        <TextBlockView text="Claim." citations={first.block.citations as Citation[]} />
         <Probe />
       </AnswerScope>,
     );
-    const html = document.body.innerHTML;
-    // A new sibling block streams in: a new blocks array, same citation lists.
+    // A new sibling block streams in: a new blocks array, the same citation lists.
     rerender(
       <AnswerScope blocks={[first, textBlock(1, 'More', null)]}>
-        <TextBlockView text="Claim." citations={first.block.citations as Citation[]} />
         <Probe />
       </AnswerScope>,
     );
-    expect(renders).toBe(2);
-    expect(document.body.innerHTML).toBe(html);
+    // A citation arrives: a new list, so a new value.
+    rerender(
+      <AnswerScope blocks={[first, textBlock(1, 'More', [B])]}>
+        <Probe />
+      </AnswerScope>,
+    );
+    expect(seenScopes).toHaveLength(3);
+    expect(seenScopes[1]).toBe(seenScopes[0]);
+    expect(seenScopes[2]).not.toBe(seenScopes[1]);
   });
 
   it('numbers the spec-web-search answer and passes axe', async () => {

@@ -42,6 +42,7 @@ describe('CodeBlock', () => {
       'function add(a: number, b: number) {',
       '  return a + b; // sum',
       '}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source, not a template.
       'const s = `template ${add(1, 2)}`;',
     ];
     const { container, rerender } = render(<CodeBlock code={`${lines[0]}\n  ret`} language="ts" />);
@@ -65,8 +66,8 @@ describe('CodeBlock', () => {
     const after = tokenSpans(container);
     // Same DOM nodes (React did not re-create them) and the same colours.
     expect(after[0]).toHaveLength(firstSpans.length);
-    after[0]?.forEach((span, i) => expect(span).toBe(firstSpans[i]));
-    after[1]?.forEach((span, i) => expect(span).toBe(secondSpans[i]));
+    for (const [i, span] of (after[0] ?? []).entries()) expect(span).toBe(firstSpans[i]);
+    for (const [i, span] of (after[1] ?? []).entries()) expect(span).toBe(secondSpans[i]);
     expect(colours(after[0] ?? [])).toEqual(firstColours);
     expect(colours(after[1] ?? [])).toEqual(secondColours);
   });
@@ -88,7 +89,7 @@ describe('CodeBlock', () => {
     expect(before.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
     await waitFor(() => expect(container.querySelector('.ms-code__tok')).not.toBeNull());
     const after = [...container.querySelectorAll('.ms-code__line')];
-    after.forEach((line, i) => expect(line).toBe(before[i]));
+    for (const [i, line] of after.entries()) expect(line).toBe(before[i]);
     expect(after.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
   });
 

@@ -8,7 +8,10 @@ afterEach(cleanup);
 describe('TextBlockView math', () => {
   it('typesets inline and display math with KaTeX when math is on', async () => {
     const { container } = render(
-      <TextBlockView text={'Euler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$'} math />,
+      <TextBlockView
+        text={'Euler: $e^{i\\pi} + 1 = 0$.\n\n$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$'}
+        math
+      />,
     );
     await waitFor(() => expect(container.querySelectorAll('.katex')).toHaveLength(2));
     expect(container.querySelector('.katex-display')).not.toBeNull();

@@ -104,7 +104,9 @@ describe('ToolCallCard', () => {
       'day", "attendees": ["a',
       '"]}',
     ]);
-    const { container, rerender } = render(<ToolCallCard defaultOpen block={blocks[0] as BlockState} />);
+    const { container, rerender } = render(
+      <ToolCallCard defaultOpen block={blocks[0] as BlockState} />,
+    );
     const keys: string[][] = [];
     for (const block of blocks) {
       rerender(<ToolCallCard defaultOpen block={block} />);
@@ -219,7 +221,11 @@ describe('ToolCallCard', () => {
   it('shows an error result as an error', async () => {
     const block = blockAt(await finalState(specToolUse), 1);
     const { container } = render(
-      <ToolCallCard defaultOpen block={block} result={{ content: 'City not found', isError: true }} />,
+      <ToolCallCard
+        defaultOpen
+        block={block}
+        result={{ content: 'City not found', isError: true }}
+      />,
     );
     expect(badge(container)).toBe('Failed');
     expect(container.querySelector('.ms-tool__result--error')?.textContent).toBe(
@@ -392,7 +398,9 @@ describe('ToolCallCard', () => {
           defaultOpen
           block={block}
           status={status}
-          result={status === 'input-streaming' ? null : { content: 'x', isError: status === 'error' }}
+          result={
+            status === 'input-streaming' ? null : { content: 'x', isError: status === 'error' }
+          }
         />,
       );
       expect(await axeViolations(container)).toEqual([]);
