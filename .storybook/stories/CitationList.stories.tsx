@@ -1,6 +1,6 @@
 import type { Citation } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent } from 'storybook/test';
+import { expect, userEvent, waitFor } from 'storybook/test';
 import { AnswerScope, AnswerSources, CitationList, ContentBlockView } from './kit.js';
 import { blocksOf, finalState } from './support.js';
 
@@ -105,7 +105,7 @@ export const AnswerWithMarkers: Story = {
     await expect(canvas.getAllByText('Sources')).toHaveLength(1);
     const marker = canvas.getAllByRole('link', { name: 'Source 1' })[0] as HTMLElement;
     marker.focus();
-    await expect(canvas.getByRole('tooltip')).toBeVisible();
+    await waitFor(() => expect(canvas.getByRole('tooltip')).toBeVisible());
     await expect(canvas.getByRole('tooltip')).toHaveTextContent('AccuWeather');
     await userEvent.keyboard('{Escape}');
     await expect(canvasElement.querySelector('[role="tooltip"]:not([hidden])')).toBeNull();

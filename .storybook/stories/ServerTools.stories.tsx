@@ -73,15 +73,35 @@ export const OtherServerTool: Story = {
   args: {
     block: blockState({
       type: 'server_tool_use',
+      id: 'srvtoolu_01Mem',
+      name: 'memory',
+      input: { key: 'favourite_colour' },
+    }),
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Used')).toBeVisible();
+    await expect(canvas.getByText('memory')).toBeVisible();
+    await expect(canvas.getByText(/"key": "favourite_colour"/)).toBeVisible();
+  },
+};
+
+/** Code the API runs (`code_execution`): shown as a Python code block with Copy. */
+export const CodeExecutionInput: Story = {
+  args: {
+    block: blockState({
+      type: 'server_tool_use',
       id: 'srvtoolu_01Code',
       name: 'code_execution',
       input: { code: 'print(6 * 7)' },
     }),
   },
-  play: async ({ canvas }) => {
-    await expect(canvas.getByText('Used')).toBeVisible();
-    await expect(canvas.getByText('code_execution')).toBeVisible();
-    await expect(canvas.getByText(/"code": "print\(6 \* 7\)"/)).toBeVisible();
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getByText('Ran code')).toBeVisible();
+    await expect(canvasElement.querySelector('.ms-code')).toHaveAttribute(
+      'data-language',
+      'python',
+    );
+    await expect(canvasElement.querySelector('.ms-code code')).toHaveTextContent('print(6 * 7)');
   },
 };
 

@@ -232,7 +232,9 @@ export const WithMath: Story = {
     text: 'The roots of $ax^2 + bx + c = 0$ are\n\n$$\nx = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\n$$\n\nfor $a \\neq 0$.',
   },
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelectorAll('.katex')).toHaveLength(3));
+    await waitFor(() => expect(canvasElement.querySelectorAll('.katex')).toHaveLength(3), {
+      timeout: 10_000,
+    });
     await expect(canvasElement.querySelector('.katex-display')).toBeVisible();
   },
 };
@@ -253,8 +255,9 @@ export const CodeBlocks: Story = {
     text: 'In Python:\n\n```python\ndef greet(name: str) -> str:\n    return f"Hello, {name}!"\n```\n\nAnd in a shell:\n\n```bash\npnpm add @message-stream/react\n```',
   },
   play: async ({ canvas, canvasElement }) => {
-    await waitFor(() =>
-      expect(canvasElement.querySelectorAll('.ms-code--highlighted')).toHaveLength(2),
+    await waitFor(
+      () => expect(canvasElement.querySelectorAll('.ms-code--highlighted')).toHaveLength(2),
+      { timeout: 10_000 },
     );
     await expect(canvas.getByRole('button', { name: 'Download code.py' })).toBeVisible();
   },
