@@ -91,7 +91,7 @@ export const LongLine: Story = {
 export const ManyLines: Story = {
   args: {
     code: Array.from(
-      { length: 1500 },
+      { length: 600 },
       (_, i) => `let value${i} = compute(${i}, "row ${i}"); // line ${i}`,
     ).join('\n'),
     language: 'js',
