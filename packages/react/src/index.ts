@@ -13,7 +13,11 @@ export { AssistantMessage, type AssistantMessageProps } from './chat/assistant-m
 export { ChatStream, type ChatStreamProps } from './chat/chat-stream.js';
 export { Composer, type ComposerProps } from './chat/composer.js';
 export { UserMessage, type UserMessageProps } from './chat/user-message.js';
-
+// Block parts: one component per content block of an answer.
+export {
+  AnswerScope,
+  type AnswerScopeProps,
+} from './components/answer-scope.js';
 // Conversation parts: versions, attachments, threads (styles in conversation.css).
 export {
   AttachmentList,
@@ -21,11 +25,6 @@ export {
   formatFileSize,
 } from './components/attachment-list.js';
 export { BranchPicker, type BranchPickerProps } from './components/branch-picker.js';
-// Block parts: one component per content block of an answer.
-export {
-  AnswerScope,
-  type AnswerScopeProps,
-} from './components/answer-scope.js';
 export type { CitationIndex, CitedSource } from './components/citation-index.js';
 export { CitationList, type CitationListProps } from './components/citation-list.js';
 export { AnswerSources, type AnswerSourcesProps } from './components/citations.js';
