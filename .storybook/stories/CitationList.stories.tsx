@@ -91,7 +91,7 @@ export const AnswerWithMarkers: Story = {
   render: (_args, { loaded }) => {
     const blocks = loaded.blocks as ReturnType<typeof blocksOf>;
     return (
-      <div style={{ maxWidth: '42rem' }}>
+      <div className="ms-message--assistant" style={{ maxWidth: '42rem' }}>
         <AnswerScope blocks={blocks}>
           {blocks.map((block) => (
             <ContentBlockView key={block.index} block={block} />
