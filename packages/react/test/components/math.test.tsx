@@ -13,7 +13,9 @@ describe('TextBlockView math', () => {
         math
       />,
     );
-    await waitFor(() => expect(container.querySelectorAll('.katex')).toHaveLength(2));
+    await waitFor(() => expect(container.querySelectorAll('.katex')).toHaveLength(2), {
+      timeout: 10_000,
+    });
     expect(container.querySelector('.katex-display')).not.toBeNull();
     // MathML for assistive technology, with the TeX source as its annotation.
     expect(container.querySelector('annotation')?.textContent).toBe('e^{i\\pi} + 1 = 0');
@@ -37,7 +39,9 @@ describe('TextBlockView math', () => {
     expect(container.querySelector('.katex')).toBeNull();
     expect(container.textContent).toContain('$$');
     rerender(<TextBlockView text={`${open}b}\n$$`} math streaming />);
-    await waitFor(() => expect(container.querySelector('.katex-display')).not.toBeNull());
+    await waitFor(() => expect(container.querySelector('.katex-display')).not.toBeNull(), {
+      timeout: 10_000,
+    });
     expect(container.textContent).not.toContain('$$');
   });
 });
