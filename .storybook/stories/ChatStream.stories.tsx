@@ -1,6 +1,6 @@
 import { createMockHandlers } from '@message-stream/mock';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import {
   ANNOUNCED,
   type ChatLoaded,
@@ -218,6 +218,8 @@ export const ToolRoundTrip: Story = {
     await expect(badges.values).toEqual(
       expect.arrayContaining(['Writing input…', 'Running…', 'Done']),
     );
+    // The call is a compact row; opening it shows the result.
+    await userEvent.click(within(parts.section()).getByRole('button', { name: /get_weather/ }));
     await expect(parts.section().querySelector('.ms-tool__result-body')).toHaveTextContent(
       '18 °C, light wind, clear sky',
     );

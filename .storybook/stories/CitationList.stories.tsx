@@ -1,7 +1,7 @@
 import type { Citation } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect } from 'storybook/test';
-import { CitationList } from './kit.js';
+import { expect, userEvent, waitFor } from 'storybook/test';
+import { AnswerScope, AnswerSources, CitationList, ContentBlockView } from './kit.js';
 import { blocksOf, finalState } from './support.js';
 
 const meta = {
@@ -78,5 +78,36 @@ export const Empty: Story = {
   args: { citations: [] },
   play: async ({ canvasElement }) => {
     await expect(canvasElement.querySelector('.ms-citations')).toBeNull();
+  },
+};
+
+/**
+ * A whole answer (`spec-web-search`) in an `AnswerScope`: numbered markers at the end of each
+ * cited text, a card on focus, one sources list numbered the same way.
+ */
+export const AnswerWithMarkers: Story = {
+  args: { citations: [] },
+  loaders: [async () => ({ blocks: blocksOf(await finalState('spec-web-search')) })],
+  render: (_args, { loaded }) => {
+    const blocks = loaded.blocks as ReturnType<typeof blocksOf>;
+    return (
+      <div className="ms-message--assistant" style={{ maxWidth: '42rem' }}>
+        <AnswerScope blocks={blocks}>
+          {blocks.map((block) => (
+            <ContentBlockView key={block.index} block={block} />
+          ))}
+          <AnswerSources />
+        </AnswerScope>
+      </div>
+    );
+  },
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getAllByText('Sources')).toHaveLength(1);
+    const marker = canvas.getAllByRole('link', { name: 'Source 1' })[0] as HTMLElement;
+    marker.focus();
+    await waitFor(() => expect(canvas.getByRole('tooltip')).toBeVisible());
+    await expect(canvas.getByRole('tooltip')).toHaveTextContent('AccuWeather');
+    await userEvent.keyboard('{Escape}');
+    await expect(canvasElement.querySelector('[role="tooltip"]:not([hidden])')).toBeNull();
   },
 };

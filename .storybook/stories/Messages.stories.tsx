@@ -1,6 +1,6 @@
 import { createStreamState, type StreamState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect } from 'storybook/test';
+import { expect, userEvent } from 'storybook/test';
 import { AssistantMessage, type AssistantTurn, UserMessage } from './kit.js';
 import { blockOfType, finalState, midStream } from './support.js';
 
@@ -122,6 +122,9 @@ export const AssistantWithToolResults: Story = {
   play: async ({ canvasElement }) => {
     const badges = [...canvasElement.querySelectorAll('.ms-tool__badge')].map((b) => b.textContent);
     await expect(badges).toEqual(['Done', 'Running…']);
+    // The calls are compact rows; opening the first shows its result.
+    const row = canvasElement.querySelector<HTMLElement>('.ms-tool__row') as HTMLElement;
+    await userEvent.click(row);
     await expect(canvasElement.querySelector('.ms-tool__result-body')).toHaveTextContent(
       'Paris: 21 °C, sunny',
     );

@@ -43,6 +43,7 @@ const scrollsSideways = async (element: Element | null) => {
 export const LongToolInput: Story = {
   render: () => (
     <ToolCallCard
+      defaultOpen
       block={blockState({
         type: 'tool_use',
         id: 'toolu_01Big',
@@ -58,6 +59,7 @@ export const LongToolInput: Story = {
 export const LongToolResult: Story = {
   render: () => (
     <ToolCallCard
+      defaultOpen
       block={blockState({ type: 'tool_use', id: 'toolu_01Log', name: 'read_log', input: {} })}
       result={{ content: Array.from({ length: 80 }, (_, i) => `log line ${i}`).join('\n') }}
     />

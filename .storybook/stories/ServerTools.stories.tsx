@@ -1,7 +1,7 @@
 import type { BlockState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { ServerToolUseView, WebSearchResultsView } from './kit.js';
+import { ServerToolResultView, ServerToolUseView, WebSearchResultsView } from './kit.js';
 import { blockOfType, blockState, blocksOf, finalState, midStream } from './support.js';
 
 /** Server tools: what the API runs itself (web search, code execution), and their results. */
@@ -73,15 +73,35 @@ export const OtherServerTool: Story = {
   args: {
     block: blockState({
       type: 'server_tool_use',
+      id: 'srvtoolu_01Mem',
+      name: 'memory',
+      input: { key: 'favourite_colour' },
+    }),
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Used')).toBeVisible();
+    await expect(canvas.getByText('memory')).toBeVisible();
+    await expect(canvas.getByText(/"key": "favourite_colour"/)).toBeVisible();
+  },
+};
+
+/** Code the API runs (`code_execution`): shown as a Python code block with Copy. */
+export const CodeExecutionInput: Story = {
+  args: {
+    block: blockState({
+      type: 'server_tool_use',
       id: 'srvtoolu_01Code',
       name: 'code_execution',
       input: { code: 'print(6 * 7)' },
     }),
   },
-  play: async ({ canvas }) => {
-    await expect(canvas.getByText('Used')).toBeVisible();
-    await expect(canvas.getByText('code_execution')).toBeVisible();
-    await expect(canvas.getByText(/"code": "print\(6 \* 7\)"/)).toBeVisible();
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getByText('Ran code')).toBeVisible();
+    await expect(canvasElement.querySelector('.ms-code')).toHaveAttribute(
+      'data-language',
+      'python',
+    );
+    await expect(canvasElement.querySelector('.ms-code code')).toHaveTextContent('print(6 * 7)');
   },
 };
 
@@ -136,5 +156,107 @@ export const SearchError: Story = {
   render: (args) => <WebSearchResultsView block={args.block} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByText('Search failed: max_uses_exceeded')).toBeVisible();
+  },
+};
+
+/** A web fetch result: the page's title as a link, when it was fetched, and its text. */
+export const WebFetchResult: Story = {
+  args: { block: undefined as never },
+  render: () => (
+    <ServerToolResultView
+      block={blockState({
+        type: 'web_fetch_tool_result',
+        tool_use_id: 'srvtoolu_01Fetch',
+        content: {
+          type: 'web_fetch_result',
+          url: 'https://example.com/guide',
+          retrieved_at: '2026-05-01T12:00:00Z',
+          content: {
+            type: 'document',
+            title: 'Streaming guide',
+            source: {
+              type: 'text',
+              media_type: 'text/plain',
+              data: 'Events arrive in order.\nEach one is a JSON object.',
+            },
+          },
+        },
+      })}
+    />
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('link', { name: 'Streaming guide' })).toHaveAttribute(
+      'href',
+      'https://example.com/guide',
+    );
+    await expect(canvas.getByText(/Events arrive in order/)).toBeVisible();
+  },
+};
+
+/** A web fetch that failed says its error code. */
+export const WebFetchError: Story = {
+  args: { block: undefined as never },
+  render: () => (
+    <ServerToolResultView
+      block={blockState({
+        type: 'web_fetch_tool_result',
+        tool_use_id: 'srvtoolu_01Fetch',
+        content: { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' },
+      })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ms-server-result')).toHaveTextContent(
+      'Fetch failed: url_not_accessible',
+    );
+  },
+};
+
+/** Code the API ran, as code with Copy, then its output and exit code. */
+export const CodeExecution: Story = {
+  args: { block: undefined as never },
+  render: () => (
+    <>
+      <ServerToolUseView
+        block={blockState({
+          type: 'server_tool_use',
+          id: 'srvtoolu_01Run',
+          name: 'bash_code_execution',
+          input: { command: 'python -c "print(sum(range(10)))"' },
+        })}
+      />
+      <ServerToolResultView
+        block={blockState({
+          type: 'bash_code_execution_tool_result',
+          tool_use_id: 'srvtoolu_01Run',
+          content: {
+            type: 'bash_code_execution_result',
+            stdout: '45\n',
+            stderr: '',
+            return_code: 0,
+            content: [],
+          },
+        })}
+      />
+      <ServerToolResultView
+        block={blockState({
+          type: 'bash_code_execution_tool_result',
+          tool_use_id: 'srvtoolu_01Run2',
+          content: {
+            type: 'bash_code_execution_result',
+            stdout: '',
+            stderr: 'Traceback (most recent call last):\nZeroDivisionError: division by zero',
+            return_code: 1,
+            content: [],
+          },
+        })}
+      />
+    </>
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Ran code')).toBeVisible();
+    await expect(canvas.getByText('Ran: exit code 0')).toBeVisible();
+    await expect(canvas.getByText('Failed: exit code 1')).toBeVisible();
+    await expect(canvas.getByText(/ZeroDivisionError/)).toBeVisible();
   },
 };

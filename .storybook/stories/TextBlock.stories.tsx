@@ -224,3 +224,41 @@ export const LongAnswer: Story = {
     await expect(canvas.getByText(plainProbe(loaded.text), { exact: false })).toBeVisible();
   },
 };
+
+/** Math, opted in: inline `$…$` and a display `$$…$$` block, typeset by KaTeX. */
+export const WithMath: Story = {
+  args: {
+    math: true,
+    text: 'The roots of $ax^2 + bx + c = 0$ are\n\n$$\nx = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\n$$\n\nfor $a \\neq 0$.',
+  },
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelectorAll('.katex')).toHaveLength(3), {
+      timeout: 10_000,
+    });
+    await expect(canvasElement.querySelector('.katex-display')).toBeVisible();
+  },
+};
+
+/** Math still streaming: the open `$$` block is text until it closes. */
+export const MathStreamingOpen: Story = {
+  args: { math: true, streaming: true, text: 'The area is\n\n$$\n\\pi r^' },
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('.ms-markdown')).toHaveTextContent('$$');
+    await expect(canvasElement.querySelector('.katex-display')).toBeNull();
+  },
+};
+
+/** Code blocks in an answer: highlighted, with Copy and Download. */
+export const CodeBlocks: Story = {
+  args: {
+    codeDownload: true,
+    text: 'In Python:\n\n```python\ndef greet(name: str) -> str:\n    return f"Hello, {name}!"\n```\n\nAnd in a shell:\n\n```bash\npnpm add @message-stream/react\n```',
+  },
+  play: async ({ canvas, canvasElement }) => {
+    await waitFor(
+      () => expect(canvasElement.querySelectorAll('.ms-code--highlighted')).toHaveLength(2),
+      { timeout: 10_000 },
+    );
+    await expect(canvas.getByRole('button', { name: 'Download code.py' })).toBeVisible();
+  },
+};

@@ -1,6 +1,6 @@
 import type { BlockState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor } from 'storybook/test';
+import { expect, fn, userEvent, waitFor } from 'storybook/test';
 import { ToolCallCard } from './kit.js';
 import { Replay } from './replay.js';
 import {
@@ -42,7 +42,7 @@ export const InputStreaming: Story = {
           : undefined;
       }),
   ],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('group', { name: 'Tool get_weather' })).toBeVisible();
     await expect(badge(canvasElement)).toHaveTextContent('Writing input…');
@@ -55,7 +55,7 @@ export const InputStreaming: Story = {
 export const InputComplete: Story = {
   args: { block: undefined as never },
   loaders: [weatherCall],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvasElement }) => {
     await expect(badge(canvasElement)).toHaveTextContent('Input ready');
     await expect(code(canvasElement)).toHaveTextContent('"location": "San Francisco, CA"');
@@ -67,7 +67,9 @@ export const InputComplete: Story = {
 export const Running: Story = {
   args: { block: undefined as never },
   loaders: [weatherCall],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} status="running" />,
+  render: (_args, { loaded }) => (
+    <ToolCallCard defaultOpen block={blockOf(loaded)} status="running" />
+  ),
   play: async ({ canvasElement }) => {
     await expect(badge(canvasElement)).toHaveTextContent('Running…');
     await expect(card(canvasElement)).toHaveAttribute('data-status', 'running');
@@ -79,7 +81,11 @@ export const Result: Story = {
   args: { block: undefined as never },
   loaders: [weatherCall],
   render: (_args, { loaded }) => (
-    <ToolCallCard block={blockOf(loaded)} result={{ content: '18 °C, light wind, clear sky' }} />
+    <ToolCallCard
+      defaultOpen
+      block={blockOf(loaded)}
+      result={{ content: '18 °C, light wind, clear sky' }}
+    />
   ),
   play: async ({ canvas, canvasElement }) => {
     await expect(badge(canvasElement)).toHaveTextContent('Done');
@@ -94,6 +100,7 @@ export const ResultBlocks: Story = {
   loaders: [weatherCall],
   render: (_args, { loaded }) => (
     <ToolCallCard
+      defaultOpen
       block={blockOf(loaded)}
       result={{
         content: [
@@ -119,6 +126,7 @@ export const ErrorResult: Story = {
   loaders: [weatherCall],
   render: (_args, { loaded }) => (
     <ToolCallCard
+      defaultOpen
       block={blockOf(loaded)}
       result={{ content: 'Weather service unavailable (HTTP 503)', isError: true }}
     />
@@ -136,7 +144,7 @@ export const Interrupted: Story = {
   loaders: [
     async () => ({ block: blockOfType(await finalState('truncated-mid-tool'), 'tool_use') }),
   ],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('group', { name: 'Tool search_flights' })).toBeVisible();
     await expect(badge(canvasElement)).toHaveTextContent('Interrupted');
@@ -148,7 +156,7 @@ export const Interrupted: Story = {
 export const RawView: Story = {
   args: { block: undefined as never },
   loaders: [weatherCall],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvas, canvasElement, loaded }) => {
     const formatted = canvas.getByRole('button', { name: 'Formatted' });
     const raw = canvas.getByRole('button', { name: 'Raw' });
@@ -167,6 +175,7 @@ export const InvalidInput: Story = {
   args: { block: undefined as never },
   render: () => (
     <ToolCallCard
+      defaultOpen
       block={blockState(
         { type: 'tool_use', id: 'toolu_01Bad', name: 'get_weather', input: { location: 'Paris' } },
         'complete',
@@ -188,7 +197,7 @@ export const InvalidInput: Story = {
 export const NoInput: Story = {
   args: { block: undefined as never },
   loaders: [async () => ({ block: blockOfType(await finalState('tool-no-input'), 'tool_use') })],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('group', { name: 'Tool get_time' })).toBeVisible();
   },
@@ -198,7 +207,7 @@ export const NoInput: Story = {
 export const McpTool: Story = {
   args: { block: undefined as never },
   loaders: [async () => ({ block: blockOfType(await finalState('mcp-tool-use'), 'mcp_tool_use') })],
-  render: (_args, { loaded }) => <ToolCallCard block={blockOf(loaded)} />,
+  render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('group', { name: 'Tool linear · search_issues' })).toBeVisible();
   },
@@ -216,7 +225,7 @@ export const Filling: Story = {
   ],
   render: (_args, { loaded }) => (
     <Replay steps={loaded.steps as BlockState[]} intervalMs={80}>
-      {(block) => <ToolCallCard block={block} />}
+      {(block) => <ToolCallCard defaultOpen block={block} />}
     </Replay>
   ),
   play: async ({ canvasElement }) => {
@@ -232,5 +241,91 @@ export const Filling: Story = {
     // Several partial inputs, each extending the last, before the whole one.
     await expect(filled.length).toBeGreaterThan(2);
     await expect(filled.at(-1)).toContain('"location": "San Francisco, CA"');
+  },
+};
+
+/** The default: a compact row (status, name, a one-line summary) that opens to the card. */
+export const CompactRow: Story = {
+  args: { block: undefined as never },
+  loaders: [weatherCall],
+  render: (_args, { loaded }) => (
+    <ToolCallCard block={blockOf(loaded)} result={{ content: '18 °C, light wind, clear sky' }} />
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    const row = canvas.getByRole('button', { name: /get_weather/ });
+    await expect(row).toHaveAttribute('aria-expanded', 'false');
+    await expect(canvasElement.querySelector('.ms-tool__summary')).toHaveTextContent(
+      'location: San Francisco, CA',
+    );
+    await expect(canvasElement.querySelector('.ms-tool__id')).toBeNull();
+    await userEvent.click(row);
+    await expect(row).toHaveAttribute('aria-expanded', 'true');
+    await expect(canvasElement.querySelector('.ms-tool__id')).toBeVisible();
+    await expect(canvasElement.querySelector('.ms-tool__result-body')).toHaveTextContent('18 °C');
+  },
+};
+
+/** A call that needs the user's approval: its input, Approve, Deny and a reason. */
+export const AwaitingApproval: Story = {
+  args: { block: undefined as never, onApprove: fn(), onDeny: fn() },
+  loaders: [weatherCall],
+  render: (args, { loaded }) => (
+    <ToolCallCard
+      block={blockOf(loaded)}
+      status="awaiting-approval"
+      onApprove={args.onApprove}
+      onDeny={args.onDeny}
+    />
+  ),
+  play: async ({ args, canvas, canvasElement }) => {
+    await expect(badge(canvasElement)).toHaveTextContent('Awaiting approval');
+    await expect(code(canvasElement)).toHaveTextContent('"location": "San Francisco, CA"');
+    await userEvent.click(canvas.getByRole('button', { name: 'Approve' }));
+    await expect(args.onApprove).toHaveBeenCalledTimes(1);
+    await userEvent.type(canvas.getByRole('textbox', { name: 'Reason (optional)' }), 'Not now');
+    await userEvent.click(canvas.getByRole('button', { name: 'Deny' }));
+    await expect(args.onDeny).toHaveBeenCalledWith('Not now');
+  },
+};
+
+const FILE = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the file`).join('\n');
+
+/** A long string value (a file's content) on its real lines, keys and values in colour. */
+export const MultilineString: Story = {
+  args: {
+    defaultOpen: true,
+    block: blockState({
+      type: 'tool_use',
+      id: 'toolu_01Write',
+      name: 'write_file',
+      input: { path: 'notes/todo.txt', overwrite: true, mode: 420, content: FILE },
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    await expect(code(canvasElement)).toHaveTextContent('"content": "line 1 of the file');
+    await expect(code(canvasElement)?.textContent).toContain('\n    line 2 of the file');
+  },
+};
+
+const MEGABYTE = 'x'.repeat(1_000_000);
+
+/** A 1 MB input: the card draws its start, and all of it on "Show all". */
+export const LargeInput: Story = {
+  args: {
+    defaultOpen: true,
+    block: {
+      ...blockState({
+        type: 'tool_use',
+        id: 'toolu_01Huge',
+        name: 'upload',
+        input: { name: 'blob.txt', data: MEGABYTE },
+      }),
+      status: 'streaming',
+      inputJson: JSON.stringify({ name: 'blob.txt', data: MEGABYTE }),
+    },
+  },
+  play: async ({ canvas, canvasElement }) => {
+    await expect(canvas.getByRole('button', { name: 'Show all' })).toBeVisible();
+    await expect((code(canvasElement)?.textContent ?? '').length).toBeLessThan(50_000);
   },
 };

@@ -3,6 +3,8 @@
  * source, so an edit shows without a build).
  */
 export {
+  AnswerScope,
+  AnswerSources,
   AssistantMessage,
   type AssistantTurn,
   type BlockRendererProps,
@@ -11,13 +13,16 @@ export {
   type ChatStoreOptions,
   ChatStream,
   CitationList,
+  CodeBlock,
   Composer,
   ContentBlockView,
   CopyButton,
   createChatStore,
   GenericBlockView,
   isToolResultsTurn,
+  JsonView,
   ResumeControl,
+  ServerToolResultView,
   ServerToolUseView,
   StreamErrorNotice,
   TextBlockView,

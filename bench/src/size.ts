@@ -233,6 +233,8 @@ async function bundle(spec: SizeSpec): Promise<Bundle> {
     minify: true,
     treeShaking: true,
     legalComments: 'none',
+    // Fonts a stylesheet references (KaTeX's, in react's lazily loaded math chunk): assets, not code.
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
     define: { 'process.env.NODE_ENV': '"production"' },
     // A package and its subpaths (`react` and `react/jsx-runtime`).
     external: external.flatMap((name) => [name, `${name}/*`]),

@@ -13,7 +13,11 @@ export { AssistantMessage, type AssistantMessageProps } from './chat/assistant-m
 export { ChatStream, type ChatStreamProps } from './chat/chat-stream.js';
 export { Composer, type ComposerProps } from './chat/composer.js';
 export { UserMessage, type UserMessageProps } from './chat/user-message.js';
-
+// Block parts: one component per content block of an answer.
+export {
+  AnswerScope,
+  type AnswerScopeProps,
+} from './components/answer-scope.js';
 // Conversation parts: versions, attachments, threads (styles in conversation.css).
 export {
   AttachmentList,
@@ -21,8 +25,10 @@ export {
   formatFileSize,
 } from './components/attachment-list.js';
 export { BranchPicker, type BranchPickerProps } from './components/branch-picker.js';
-// Block parts: one component per content block of an answer.
+export type { CitationIndex, CitedSource } from './components/citation-index.js';
 export { CitationList, type CitationListProps } from './components/citation-list.js';
+export { AnswerSources, type AnswerSourcesProps } from './components/citations.js';
+export { CodeBlock, type CodeBlockProps } from './components/code-block.js';
 export {
   type BlockRendererProps,
   type BlockRenderers,
@@ -34,8 +40,14 @@ export {
   GenericBlockView,
   type GenericBlockViewProps,
 } from './components/generic-block-view.js';
+export { JSON_VIEW_LIMITS, JsonView, type JsonViewProps } from './components/json-view.js';
 export { RedactedThinking, type RedactedThinkingProps } from './components/redacted-thinking.js';
 export { canRecover, ResumeControl, type ResumeControlProps } from './components/resume-control.js';
+export {
+  SERVER_TOOL_RESULT_TYPES,
+  ServerToolResultView,
+  type ServerToolResultViewProps,
+} from './components/server-tool-result-view.js';
 export {
   ServerToolUseView,
   type ServerToolUseViewProps,

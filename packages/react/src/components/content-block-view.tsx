@@ -1,11 +1,14 @@
 import type { BlockState, Citation } from '@message-stream/core';
-import { type ComponentType, memo, type ReactElement } from 'react';
+import { type ComponentType, memo, type ReactElement, useCallback, useContext } from 'react';
+import { isPairedResult, PairedResultsContext } from './answer-scope.js';
 import { isRecord, stringOr } from './format.js';
 import { GenericBlockView } from './generic-block-view.js';
+import { SERVER_TOOL_RESULT_TYPES, ServerToolResultView } from './server-tool-result-view.js';
 import { ServerToolUseView } from './server-tool-use-view.js';
 import { TextBlockView } from './text-block-view.js';
 import { ThinkingBlockView } from './thinking-block-view.js';
 import { ToolCallCard } from './tool-call-card.js';
+import { ToolResult } from './tool-result.js';
 import { sameToolResult, type ToolCallStatus, type ToolResultView } from './tool-status.js';
 import { WebSearchResultsView } from './web-search-results-view.js';
 
@@ -39,6 +42,15 @@ export interface ContentBlockViewProps {
   toolStatus?: ToolCallStatus;
   /** How text blocks render: `markdown` (default) or `plain`; see `TextBlockViewProps.mode`. */
   textMode?: 'markdown' | 'plain';
+  /** Math in text blocks (`$…$`, `$$…$$`, KaTeX, loaded on first use); see `TextBlockViewProps.math`. */
+  math?: boolean;
+  /**
+   * Approves a tool call awaiting approval, by its `tool_use` id: pass the store's
+   * `approveToolCall`. Keep it stable; the card's Approve button calls it with this block's id.
+   */
+  onApproveTool?: (toolUseId: string) => void;
+  /** Denies a tool call awaiting approval, by id and with the user's reason: the store's `denyToolCall`. */
+  onDenyTool?: (toolUseId: string, reason?: string) => void;
 }
 
 const TOOL_TYPES: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
@@ -56,10 +68,24 @@ export const ContentBlockView = memo(function ContentBlockView({
   toolResult,
   toolStatus,
   textMode,
-}: ContentBlockViewProps): ReactElement {
+  math,
+  onApproveTool,
+  onDenyTool,
+}: ContentBlockViewProps): ReactElement | null {
   const fields = isRecord(block.block) ? block.block : undefined;
   const type = stringOr(fields?.type) ?? 'unknown';
   const toolName = TOOL_TYPES.has(type) ? stringOr(fields?.name) : undefined;
+  const toolUseId = stringOr(fields?.id);
+  const paired = useContext(PairedResultsContext);
+  const approve = useCallback(() => {
+    if (toolUseId) onApproveTool?.(toolUseId);
+  }, [onApproveTool, toolUseId]);
+  const deny = useCallback(
+    (reason?: string) => {
+      if (toolUseId) onDenyTool?.(toolUseId, reason);
+    },
+    [onDenyTool, toolUseId],
+  );
 
   const Custom =
     (toolName !== undefined ? own(renderers?.byToolName, toolName) : undefined) ??
@@ -84,6 +110,7 @@ export const ContentBlockView = memo(function ContentBlockView({
             streaming={block.status === 'streaming'}
             citations={Array.isArray(fields.citations) ? (fields.citations as Citation[]) : null}
             mode={textMode}
+            math={math}
           />
         );
       }
@@ -93,12 +120,25 @@ export const ContentBlockView = memo(function ContentBlockView({
       return <ThinkingBlockView block={block} answerStarted={answerStarted} />;
     case 'tool_use':
     case 'mcp_tool_use':
-      return <ToolCallCard block={block} result={toolResult} status={toolStatus} />;
+      return (
+        <ToolCallCard
+          block={block}
+          result={toolResult ?? pairedResult(paired, toolUseId)}
+          status={toolStatus}
+          onApprove={onApproveTool ? approve : undefined}
+          onDeny={onDenyTool ? deny : undefined}
+        />
+      );
+    case 'mcp_tool_result':
+      // Shown inside its call's card when both are in the same `AnswerScope`.
+      if (isPairedResult(block, paired)) return null;
+      return <ToolResult result={resultOf(block)} />;
     case 'server_tool_use':
       return <ServerToolUseView block={block} />;
     case 'web_search_tool_result':
       return <WebSearchResultsView block={block} />;
   }
+  if (SERVER_TOOL_RESULT_TYPES.has(type)) return <ServerToolResultView block={block} />;
   return <GenericBlockView block={block} />;
 }, sameProps);
 
@@ -109,8 +149,34 @@ function sameProps(a: ContentBlockViewProps, b: ContentBlockViewProps): boolean 
     a.answerStarted === b.answerStarted &&
     a.toolStatus === b.toolStatus &&
     a.textMode === b.textMode &&
+    a.math === b.math &&
+    a.onApproveTool === b.onApproveTool &&
+    a.onDenyTool === b.onDenyTool &&
     sameToolResult(a.toolResult, b.toolResult)
   );
+}
+
+/** The result an `mcp_tool_result` block carries, in the shape tool cards show. */
+function resultOf(block: BlockState): ToolResultView {
+  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  return { content: fields.content, isError: fields.is_error === true };
+}
+
+const resultViews = new WeakMap<BlockState, ToolResultView>();
+
+/** The paired result of a call, one view object per result block (so the card stays memoized). */
+function pairedResult(
+  paired: ReadonlyMap<string, BlockState> | null,
+  toolUseId: string | undefined,
+): ToolResultView | undefined {
+  const block = toolUseId ? paired?.get(toolUseId) : undefined;
+  if (!block) return undefined;
+  let view = resultViews.get(block);
+  if (!view) {
+    view = resultOf(block);
+    resultViews.set(block, view);
+  }
+  return view;
 }
 
 /** `record[key]` only for the record's own keys: a block type `constructor` is not a renderer. */

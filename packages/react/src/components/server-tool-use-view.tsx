@@ -1,8 +1,12 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
+import { CodeBlock } from './code-block.js';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson } from './format.js';
 import { ScrollablePre } from './scrollable.js';
+
+/** Server tools whose input is a program: `code` (Python) or `command` (bash). */
+const CODE_TOOLS: ReadonlySet<string> = new Set(['code_execution', 'bash_code_execution']);
 
 export interface ServerToolUseViewProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
@@ -48,6 +52,47 @@ export const ServerToolUseView = memo(function ServerToolUseView({
           </>
         ) : null}
       </p>
+    );
+  }
+
+  if (name === 'web_fetch') {
+    const url = isRecord(input) ? stringOr(input.url) : undefined;
+    const verb =
+      status === 'streaming'
+        ? 'Fetching'
+        : status === 'incomplete'
+          ? 'Fetch interrupted'
+          : 'Fetched';
+    return (
+      <p className={classes} data-tool-name={name}>
+        <span className="ms-server-tool__label">{verb}</span>
+        {url ? (
+          <>
+            {' '}
+            <span className="ms-server-tool__query">{url}</span>
+          </>
+        ) : null}
+      </p>
+    );
+  }
+
+  // Code the API runs (code execution, its bash tool): shown as code, with Copy.
+  const python = isRecord(input) ? stringOr(input.code) : undefined;
+  const program = python ?? (isRecord(input) ? stringOr(input.command) : undefined);
+  if (program !== undefined && CODE_TOOLS.has(name)) {
+    const verb =
+      status === 'streaming'
+        ? 'Writing code'
+        : status === 'incomplete'
+          ? 'Interrupted:'
+          : 'Ran code';
+    return (
+      <div className={classes} data-tool-name={name}>
+        <p className="ms-server-tool__line">
+          <span className="ms-server-tool__label">{verb}</span>
+        </p>
+        <CodeBlock code={program} language={python !== undefined ? 'python' : 'bash'} />
+      </div>
     );
   }
 

@@ -1,9 +1,8 @@
 import type { BlockState } from '@message-stream/core';
-import { memo, type ReactElement, useId, useMemo, useState } from 'react';
-import { CopyButton } from './copy-button.js';
+import { memo, type ReactElement, useId, useState } from 'react';
 import { cx } from './cx.js';
 import { isRecord, stringOr, toJson, toText } from './format.js';
-import { ScrollablePre } from './scrollable.js';
+import { JsonView, summarizeInput } from './json-view.js';
 import { ToolResult } from './tool-result.js';
 import {
   deriveToolStatus,
@@ -19,106 +18,176 @@ export interface ToolCallCardProps {
   /** The tool's result, once the app has one. */
   result?: ToolResultView | null;
   /**
-   * Overrides the status derived from `block` and `result`; the store passes `running` while
-   * the app runs a client tool, which nothing in the stream can tell.
+   * Overrides the status derived from `block` and `result`: the store passes `running` while
+   * the app runs a client tool, and `awaiting-approval` while it waits for the user to decide.
    */
   status?: ToolCallStatus;
+  /** Called by the Approve button of a call awaiting approval. */
+  onApprove?: (() => void) | undefined;
+  /** Called by the Deny button of a call awaiting approval, with the reason typed, if any. */
+  onDeny?: ((reason?: string) => void) | undefined;
+  /**
+   * Whether the full card starts open. By default a call starts as its compact row, except one
+   * awaiting approval, which opens so the user sees the input it would run on.
+   */
+  defaultOpen?: boolean;
   className?: string;
 }
 
-type InputView = 'formatted' | 'raw';
-
 /**
- * A tool call: its name and id, a status badge in words, the input as it streams in (pretty
- * JSON that fills in key by key, or the raw JSON text as received), a copy button, the JSON
- * error if the input is malformed, and the result once known.
+ * A tool call as a compact row (status icon, tool name, a one-line summary of its input) that
+ * opens to the full card: the call's id, the input as formatted JSON with colours or the raw
+ * text received, Copy, the JSON error if the input is malformed, and the result once known. A
+ * call awaiting approval shows Approve and Deny (with an optional reason) beside its input.
+ *
+ * A large input (a 1 MB file) costs one bounded frame per delta: the row reads only what its
+ * summary shows, and the open card draws the first part of the value (see `JsonView`).
  */
 export const ToolCallCard = memo(function ToolCallCard({
   block,
   result,
   status,
+  onApprove,
+  onDeny,
+  defaultOpen,
   className,
 }: ToolCallCardProps): ReactElement {
-  const titleId = useId();
+  const panelId = useId();
   const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'tool';
   const server = stringOr(fields.server_name);
   const id = stringOr(fields.id);
   const current = deriveToolStatus(block, result, status);
   const streaming = block.status === 'streaming';
+  const awaiting = current === 'awaiting-approval';
+  const [userOpen, setUserOpen] = useState<boolean | null>(null);
+  const open = userOpen ?? defaultOpen ?? awaiting;
 
-  const [view, setView] = useState<InputView>('formatted');
-  // `input` is parsed when read (the core's partial value): read it once per block change.
-  const formatted = useMemo(() => toJson(readInput(fields)), [fields]);
-  const raw = typeof block.inputJson === 'string' ? block.inputJson : toJson(readInput(fields), 0);
-  const shown = view === 'formatted' ? formatted : raw;
+  const input = readInput(fields);
+  const summary = summarizeInput(input);
+  const raw = typeof block.inputJson === 'string' ? block.inputJson : undefined;
   const error = block.inputError;
+  const title = server ? `${server} · ${name}` : name;
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: a card named by its title, not a form's fieldset.
     <div
       role="group"
-      aria-labelledby={titleId}
-      className={cx('ms-tool', `ms-tool--${current}`, className)}
+      aria-label={`Tool ${title}`}
+      className={cx('ms-tool', `ms-tool--${current}`, open && 'ms-tool--open', className)}
       data-status={current}
     >
-      <div className="ms-tool__header">
-        <span className="ms-tool__title" id={titleId}>
-          <span className="ms-tool__kind">Tool</span>{' '}
-          <span className="ms-tool__name">{server ? `${server} · ${name}` : name}</span>
+      <button
+        type="button"
+        className="ms-tool__row"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setUserOpen(!open)}
+      >
+        <span className={cx('ms-tool__icon', `ms-tool__icon--${current}`)} aria-hidden="true" />
+        <span className="ms-tool__title">
+          <span className="ms-tool__name">{title}</span>
         </span>
-        {id ? <code className="ms-tool__id">{id}</code> : null}
+        {summary ? <span className="ms-tool__summary">{summary}</span> : null}
         <span className={cx('ms-tool__badge', `ms-tool__badge--${current}`)}>
           {TOOL_STATUS_LABELS[current]}
         </span>
+        <span className="ms-tool__chevron" aria-hidden="true" />
+      </button>
+      <div className="ms-tool__panel" id={panelId} hidden={!open}>
+        {open ? (
+          <>
+            {id ? (
+              <p className="ms-tool__meta">
+                ID <code className="ms-tool__id">{id}</code>
+              </p>
+            ) : null}
+            {error ? (
+              <p className="ms-tool__warning">
+                <strong>Warning:</strong> the input is not valid JSON ({toText(error.message)}, at
+                character {toText(error.position)}). The last valid part is shown.
+              </p>
+            ) : null}
+            <JsonView
+              className="ms-tool__input"
+              value={input}
+              raw={raw ?? toJson(input, 0)}
+              busy={streaming}
+              label={`${name} input`}
+              emptyText={streaming ? 'Waiting for input…' : 'No input'}
+            />
+            {result ? <ToolResult result={result} /> : null}
+          </>
+        ) : null}
       </div>
-      {error ? (
-        <p className="ms-tool__warning">
-          <strong>Warning:</strong> the input is not valid JSON ({toText(error.message)}, at
-          character {toText(error.position)}). The last valid part is shown.
-        </p>
-      ) : null}
-      <div className="ms-tool__input">
-        <div className="ms-tool__toolbar">
-          {/* biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form's fieldset. */}
-          <div className="ms-tool__views" role="group" aria-label="Input view">
-            <button
-              type="button"
-              className="ms-tool__view"
-              aria-pressed={view === 'formatted'}
-              onClick={() => setView('formatted')}
-            >
-              Formatted
-            </button>
-            <button
-              type="button"
-              className="ms-tool__view"
-              aria-pressed={view === 'raw'}
-              onClick={() => setView('raw')}
-            >
-              Raw
-            </button>
-          </div>
-          <CopyButton text={shown} className="ms-tool__copy" />
-        </div>
-        {shown === '' ? (
-          <p className="ms-tool__empty">{streaming ? 'Waiting for input…' : 'No input'}</p>
-        ) : (
-          <ScrollablePre className="ms-tool__code" aria-busy={streaming || undefined}>
-            <code>{shown}</code>
-          </ScrollablePre>
-        )}
-      </div>
-      {result ? <ToolResult result={result} /> : null}
+      {awaiting ? <Approval name={name} onApprove={onApprove} onDeny={onDeny} /> : null}
     </div>
   );
 }, sameProps);
+
+function Approval({
+  name,
+  onApprove,
+  onDeny,
+}: {
+  name: string;
+  onApprove: (() => void) | undefined;
+  onDeny: ((reason?: string) => void) | undefined;
+}): ReactElement {
+  const reasonId = useId();
+  const [reason, setReason] = useState('');
+  const deny = () => {
+    const text = reason.trim();
+    onDeny?.(text === '' ? undefined : text);
+  };
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a named group of two decisions, not a form's fieldset.
+    <div className="ms-tool__approval" role="group" aria-label={`Approve or deny ${name}`}>
+      <p className="ms-tool__question">Run {name} with this input?</p>
+      <div className="ms-tool__decide">
+        <button
+          type="button"
+          className="ms-tool__action ms-tool__action--approve"
+          onClick={() => onApprove?.()}
+          disabled={!onApprove}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className="ms-tool__action ms-tool__action--deny"
+          onClick={deny}
+          disabled={!onDeny}
+        >
+          Deny
+        </button>
+        <label className="ms-tool__reason-label" htmlFor={reasonId}>
+          Reason (optional)
+        </label>
+        <input
+          id={reasonId}
+          className="ms-tool__reason"
+          type="text"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') deny();
+          }}
+          autoComplete="off"
+        />
+      </div>
+    </div>
+  );
+}
 
 function sameProps(a: ToolCallCardProps, b: ToolCallCardProps): boolean {
   return (
     a.block === b.block &&
     a.status === b.status &&
     a.className === b.className &&
+    a.defaultOpen === b.defaultOpen &&
+    a.onApprove === b.onApprove &&
+    a.onDeny === b.onDeny &&
     sameToolResult(a.result, b.result)
   );
 }

@@ -4,6 +4,8 @@ import type { BlockState } from '@message-stream/core';
  * Where a tool call is, from the reader's side:
  * - `input-streaming`: the model is still writing the input;
  * - `input-complete`: the input is whole; nothing has run it yet;
+ * - `awaiting-approval`: the input is whole and the tool needs the user's approval to run (the
+ *   store's `ToolResultState.status`; the card then offers Approve and Deny);
  * - `running`: the app is running it (only the app knows: the store passes it explicitly);
  * - `result` / `error`: it ran and returned a result, or a failure;
  * - `interrupted`: the stream ended before the input was whole; it will not run.
@@ -11,6 +13,7 @@ import type { BlockState } from '@message-stream/core';
 export type ToolCallStatus =
   | 'input-streaming'
   | 'input-complete'
+  | 'awaiting-approval'
   | 'running'
   | 'result'
   | 'error'
@@ -28,6 +31,7 @@ export interface ToolResultView {
 export const TOOL_STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   'input-streaming': 'Writing input…',
   'input-complete': 'Input ready',
+  'awaiting-approval': 'Awaiting approval',
   running: 'Running…',
   result: 'Done',
   error: 'Failed',

@@ -1,6 +1,8 @@
-import type { ComponentPropsWithoutRef, ReactElement } from 'react';
+import { type ComponentPropsWithoutRef, type ReactElement, useContext } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
+import { CodeBlock } from '../components/code-block.js';
 import { ScrollableDiv, ScrollablePre } from '../components/scrollable.js';
+import { CodeOptionsContext } from './code-options.js';
 import { hostnameOf } from './url.js';
 
 type LinkProps = ComponentPropsWithoutRef<'a'> & ExtraProps;
@@ -8,6 +10,9 @@ type ImageProps = ComponentPropsWithoutRef<'img'> & ExtraProps;
 type TableProps = ComponentPropsWithoutRef<'table'> & ExtraProps;
 type InputProps = ComponentPropsWithoutRef<'input'> & ExtraProps;
 type PreProps = ComponentPropsWithoutRef<'pre'> & ExtraProps;
+/** A hast element, as react-markdown hands it to components (its own `hast` types). */
+type Element = NonNullable<ExtraProps['node']>;
+type ElementContent = Element['children'][number];
 
 /**
  * A markdown link. `href` has already been through `markdownUrlTransform`: when it is missing
@@ -92,9 +97,45 @@ function joinClass(base: string, extra: string | undefined): string {
   return extra ? `${base} ${extra}` : base;
 }
 
-/** Code blocks scroll sideways instead of widening the message: keyboard-reachable. */
-function MarkdownPre({ node: _node, ...rest }: PreProps): ReactElement {
+/**
+ * A fenced or indented code block becomes a `CodeBlock` (language label, Copy, colours). The
+ * code is read from the syntax tree, so it is exactly the text of the block. A `<pre>` that is
+ * not plain code (none in markdown today) keeps its children, in a scrolling box.
+ */
+function MarkdownPre({ node, ...rest }: PreProps): ReactElement {
+  const options = useContext(CodeOptionsContext);
+  const code = node?.children.length === 1 ? node.children[0] : undefined;
+  if (code?.type === 'element' && code.tagName === 'code') {
+    return (
+      <CodeBlock
+        code={textOf(code).replace(/\n$/, '')}
+        language={languageOf(code)}
+        highlight={options.highlight}
+        download={options.download}
+      />
+    );
+  }
   return <ScrollablePre {...rest} />;
+}
+
+/** The language of a `<code class="language-ts">`, as the fence wrote it. */
+function languageOf(code: Element): string | undefined {
+  const classes = code.properties.className;
+  if (!Array.isArray(classes)) return undefined;
+  for (const name of classes) {
+    if (typeof name === 'string' && name.startsWith('language-')) {
+      return name.slice('language-'.length) || undefined;
+    }
+  }
+  return undefined;
+}
+
+function textOf(node: Element | ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type !== 'element') return '';
+  let out = '';
+  for (const child of node.children) out += textOf(child);
+  return out;
 }
 
 /** The element overrides every markdown chunk renders with. */

@@ -2,6 +2,7 @@ import { memo, type ReactElement } from 'react';
 import Markdown, { type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { markdownComponents } from './components.js';
+import type { MarkdownPlugins } from './plugins.js';
 import { markdownUrlTransform } from './url.js';
 
 const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
@@ -18,6 +19,8 @@ export interface MarkdownChunkViewProps {
   idPrefix: string;
   /** Called on every render of this chunk; keep it stable, or every chunk re-renders. */
   onRender?: ((start: number) => void) | undefined;
+  /** Plugins instead of the default (GFM), e.g. math; keep the object stable. */
+  plugins?: MarkdownPlugins | null | undefined;
 }
 
 /**
@@ -68,11 +71,13 @@ export const MarkdownChunkView = memo(function MarkdownChunkView({
   start,
   idPrefix,
   onRender,
+  plugins,
 }: MarkdownChunkViewProps): ReactElement {
   onRender?.(start);
   return (
     <Markdown
-      remarkPlugins={REMARK_PLUGINS}
+      remarkPlugins={plugins?.remark ?? REMARK_PLUGINS}
+      rehypePlugins={plugins?.rehype}
       remarkRehypeOptions={{ clobberPrefix: idPrefix }}
       components={markdownComponents}
       urlTransform={markdownUrlTransform}

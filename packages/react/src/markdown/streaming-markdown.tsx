@@ -2,6 +2,7 @@ import { Fragment, type ReactElement, useId } from 'react';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { useDeferredMarkdown } from './deferred-history.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
+import type { MarkdownPlugins } from './plugins.js';
 import { repairStreamingTail } from './tail.js';
 
 export interface StreamingMarkdownProps {
@@ -10,6 +11,8 @@ export interface StreamingMarkdownProps {
   streaming?: boolean;
   /** Test and profiling hook: called with a chunk's start offset each time that chunk renders. */
   onChunkRender?: ((start: number) => void) | undefined;
+  /** Plugins instead of the default (GFM), e.g. math; keep the object stable. */
+  plugins?: MarkdownPlugins | null | undefined;
 }
 
 /**
@@ -20,6 +23,7 @@ export function StreamingMarkdown({
   text,
   streaming = false,
   onChunkRender,
+  plugins,
 }: StreamingMarkdownProps): ReactElement {
   const id = useId().replace(/[^\w-]/g, '');
   const [pending, pendingRef] = useDeferredMarkdown(!streaming);
@@ -56,6 +60,7 @@ export function StreamingMarkdown({
               start={chunk.start}
               idPrefix={`ms${id}c${chunk.start}-`}
               onRender={onChunkRender}
+              plugins={plugins}
             />
           </Fragment>
         );

@@ -5,7 +5,9 @@ import redactedThinking from '@message-stream/mock/fixtures/redacted-thinking.ss
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import unknownEvents from '@message-stream/mock/fixtures/unknown-events.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AnswerScope } from '../../src/components/answer-scope.js';
 import {
   type BlockRendererProps,
   type BlockRenderers,
@@ -80,11 +82,35 @@ describe('ContentBlockView', () => {
     expect(screen.getByText('ninth Mersenne prime')).toBeTruthy();
   });
 
-  it('renders tool_use and mcp_tool_use as tool cards, other blocks generically (mcp-tool-use)', async () => {
+  it('renders mcp_tool_use as a tool card and its mcp_tool_result as a result (mcp-tool-use)', async () => {
     const state = await finalState(mcpToolUse);
     const { container } = render(<Message state={state} />);
     expect(container.querySelectorAll('.ms-tool')).toHaveLength(1);
-    expect(screen.getByRole('button', { name: 'mcp_tool_result' })).toBeTruthy();
+    // Outside an AnswerScope the result has no card to go into: it shows on its own.
+    expect(container.querySelector('.ms-tool__result-body')?.textContent).toMatch(
+      /^Found 2 open issues/,
+    );
+    expect(screen.queryByRole('button', { name: 'mcp_tool_result' })).toBeNull();
+  });
+
+  it('pairs an mcp_tool_result with its mcp_tool_use inside an AnswerScope (mcp-tool-use)', async () => {
+    const user = userEvent.setup();
+    const state = await finalState(mcpToolUse);
+    const blocks = blocksOf(state);
+    const { container } = render(
+      <AnswerScope blocks={blocks}>
+        {blocks.map((block) => (
+          <ContentBlockView key={block.index} block={block} />
+        ))}
+      </AnswerScope>,
+    );
+    // One card, no separate result block, and the card says the call is done.
+    expect(container.querySelectorAll('.ms-tool__result')).toHaveLength(0);
+    expect(container.querySelector('.ms-tool__badge')?.textContent).toBe('Done');
+    await user.click(screen.getByRole('button', { name: /linear · search_issues/ }));
+    const results = container.querySelectorAll('.ms-tool .ms-tool__result-body');
+    expect(results).toHaveLength(1);
+    expect(results[0]?.textContent).toMatch(/^Found 2 open issues/);
   });
 
   it('renders an unknown block type generically (unknown-events)', async () => {
@@ -99,6 +125,8 @@ describe('ContentBlockView', () => {
     const { container, rerender } = render(<ContentBlockView block={tool} toolStatus="running" />);
     expect(container.querySelector('.ms-tool__badge')?.textContent).toBe('Running…');
     rerender(<ContentBlockView block={tool} toolResult={{ content: '18 °C' }} />);
+    expect(container.querySelector('.ms-tool__badge')?.textContent).toBe('Done');
+    await userEvent.setup().click(screen.getByRole('button', { name: /get_weather/ }));
     expect(container.querySelector('.ms-tool__result-body')?.textContent).toBe('18 °C');
   });
 

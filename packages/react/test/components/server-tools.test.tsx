@@ -40,7 +40,7 @@ describe('ServerToolUseView', () => {
     expect(container.firstElementChild?.className).toContain('ms-server-tool--incomplete');
   });
 
-  it('shows another server tool by name with its input', () => {
+  it('shows code the API runs as a code block (code_execution)', () => {
     const block = blockState({
       type: 'server_tool_use',
       id: 's',
@@ -48,10 +48,21 @@ describe('ServerToolUseView', () => {
       input: { code: 'print(1)' },
     });
     const { container } = render(<ServerToolUseView block={block} />);
-    expect(container.querySelector('.ms-server-tool__line')?.textContent).toBe(
-      'Used code_execution',
-    );
-    expect(container.querySelector('pre')?.textContent).toBe('{\n  "code": "print(1)"\n}');
+    expect(container.querySelector('.ms-server-tool__line')?.textContent).toBe('Ran code');
+    expect(container.querySelector('.ms-code')?.getAttribute('data-language')).toBe('python');
+    expect(container.querySelector('.ms-code code')?.textContent).toBe('print(1)\n');
+  });
+
+  it('shows another server tool by name with its input', () => {
+    const block = blockState({
+      type: 'server_tool_use',
+      id: 's',
+      name: 'memory',
+      input: { key: 'k' },
+    });
+    const { container } = render(<ServerToolUseView block={block} />);
+    expect(container.querySelector('.ms-server-tool__line')?.textContent).toBe('Used memory');
+    expect(container.querySelector('pre')?.textContent).toBe('{\n  "key": "k"\n}');
   });
 });
 

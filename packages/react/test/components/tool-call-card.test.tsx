@@ -12,7 +12,8 @@ import toolNoInput from '@message-stream/mock/fixtures/tool-no-input.sse?raw';
 import truncatedMidTool from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JSON_VIEW_LIMITS } from '../../src/components/json-view.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import {
   deriveToolStatus,
@@ -68,7 +69,7 @@ describe('deriveToolStatus', () => {
 describe('ToolCallCard', () => {
   it('shows the tool name, its id and the status in words', async () => {
     const block = blockAt(await finalState(specToolUse), 1);
-    const { container } = render(<ToolCallCard block={block} />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
     expect(screen.getByRole('group', { name: 'Tool get_weather' })).toBeTruthy();
     expect(container.querySelector('.ms-tool__id')?.textContent).toBe(
       'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
@@ -82,7 +83,7 @@ describe('ToolCallCard', () => {
     for (const state of everyState(specToolUse)) {
       const block = blocksOf(state).find((b) => b.index === 1);
       if (!block) continue;
-      rerender(<ToolCallCard block={block} />);
+      rerender(<ToolCallCard defaultOpen block={block} />);
       const shown = code(container);
       if (shown !== null && seen.at(-1) !== shown) seen.push(shown);
       if (block.status === 'streaming') expect(badge(container)).toBe('Writing input…');
@@ -103,10 +104,12 @@ describe('ToolCallCard', () => {
       'day", "attendees": ["a',
       '"]}',
     ]);
-    const { container, rerender } = render(<ToolCallCard block={blocks[0] as BlockState} />);
+    const { container, rerender } = render(
+      <ToolCallCard defaultOpen block={blocks[0] as BlockState} />,
+    );
     const keys: string[][] = [];
     for (const block of blocks) {
-      rerender(<ToolCallCard block={block} />);
+      rerender(<ToolCallCard defaultOpen block={block} />);
       keys.push(Object.keys(JSON.parse(code(container) ?? '{}')));
     }
     expect(keys).toContainEqual(['title']);
@@ -122,7 +125,7 @@ describe('ToolCallCard', () => {
   it('switches between the formatted and the raw input', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specToolUse), 1);
-    const { container } = render(<ToolCallCard block={block} />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
     const formatted = screen.getByRole('button', { name: 'Formatted' });
     const raw = screen.getByRole('button', { name: 'Raw' });
     expect(formatted.getAttribute('aria-pressed')).toBe('true');
@@ -137,23 +140,23 @@ describe('ToolCallCard', () => {
   it('copies the input shown and says "Copied"', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specToolUse), 1);
-    render(<ToolCallCard block={block} />);
-    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    render(<ToolCallCard defaultOpen block={block} />);
+    await user.click(screen.getByRole('button', { name: /^Copy/ }));
     expect(await navigator.clipboard.readText()).toBe('{\n  "location": "San Francisco, CA"\n}');
     expect(screen.getByRole('status').textContent).toBe('Copied');
     await user.click(screen.getByRole('button', { name: 'Raw' }));
-    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    await user.click(screen.getByRole('button', { name: /^Copy/ }));
     expect(await navigator.clipboard.readText()).toBe(block.inputJson as string);
   });
 
   it('says "Copy failed" when the clipboard refuses', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specToolUse), 1);
-    render(<ToolCallCard block={block} />);
+    render(<ToolCallCard defaultOpen block={block} />);
     const writeText = navigator.clipboard.writeText;
     navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
     try {
-      await user.click(screen.getByRole('button', { name: 'Copy' }));
+      await user.click(screen.getByRole('button', { name: /^Copy/ }));
       expect(screen.getByRole('status').textContent).toBe('Copy failed');
     } finally {
       navigator.clipboard.writeText = writeText;
@@ -164,7 +167,7 @@ describe('ToolCallCard', () => {
     const blocks = toolStates(['{"title": "Standup"', '} trailing']);
     const last = blocks.at(-1) as BlockState;
     expect(last.inputError).toBeTruthy();
-    const { container } = render(<ToolCallCard block={last} />);
+    const { container } = render(<ToolCallCard defaultOpen block={last} />);
     expect(container.querySelector('.ms-tool__warning')?.textContent).toMatch(
       /^Warning: the input is not valid JSON \(.+, at character \d+\)\./,
     );
@@ -174,7 +177,7 @@ describe('ToolCallCard', () => {
   it('shows an interrupted call as interrupted, with the input it had (truncated-mid-tool)', async () => {
     const block = blockAt(await finalState(truncatedMidTool), 1);
     expect(block.status).toBe('incomplete');
-    const { container } = render(<ToolCallCard block={block} />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
     expect(badge(container)).toBe('Interrupted');
     expect(container.firstElementChild?.className).toContain('ms-tool--interrupted');
     expect(JSON.parse(code(container) ?? '')).toMatchObject({ origin: 'SFO', destination: 'JFK' });
@@ -182,7 +185,7 @@ describe('ToolCallCard', () => {
 
   it('shows "No input" for a tool called without input deltas (tool-no-input)', async () => {
     const block = blockAt(await finalState(toolNoInput), 1);
-    const { container } = render(<ToolCallCard block={block} />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
     expect(code(container)).toBe('{}');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Raw' }));
     expect(code(container)).toBe('{}');
@@ -190,7 +193,7 @@ describe('ToolCallCard', () => {
 
   it('shows "Running…" when the app says so', async () => {
     const block = blockAt(await finalState(specToolUse), 1);
-    const { container } = render(<ToolCallCard block={block} status="running" />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} status="running" />);
     expect(badge(container)).toBe('Running…');
   });
 
@@ -209,7 +212,7 @@ describe('ToolCallCard', () => {
     ['nothing', undefined, '(no content)'],
   ])('shows a result given as %s', async (_, content, text) => {
     const block = blockAt(await finalState(specToolUse), 1);
-    const { container } = render(<ToolCallCard block={block} result={{ content }} />);
+    const { container } = render(<ToolCallCard defaultOpen block={block} result={{ content }} />);
     expect(badge(container)).toBe('Done');
     expect(container.querySelector('.ms-tool__result-label')?.textContent).toBe('Result');
     expect(container.querySelector('.ms-tool__result-body')?.textContent).toBe(text);
@@ -218,7 +221,11 @@ describe('ToolCallCard', () => {
   it('shows an error result as an error', async () => {
     const block = blockAt(await finalState(specToolUse), 1);
     const { container } = render(
-      <ToolCallCard block={block} result={{ content: 'City not found', isError: true }} />,
+      <ToolCallCard
+        defaultOpen
+        block={block}
+        result={{ content: 'City not found', isError: true }}
+      />,
     );
     expect(badge(container)).toBe('Failed');
     expect(container.querySelector('.ms-tool__result--error')?.textContent).toBe(
@@ -228,7 +235,7 @@ describe('ToolCallCard', () => {
 
   it('names the MCP server of an mcp_tool_use call (mcp-tool-use)', async () => {
     const block = blockAt(await finalState(mcpToolUse), 0);
-    render(<ToolCallCard block={block} />);
+    render(<ToolCallCard defaultOpen block={block} />);
     expect(screen.getByRole('group', { name: 'Tool linear · search_issues' })).toBeTruthy();
   });
 
@@ -237,7 +244,7 @@ describe('ToolCallCard', () => {
     const tools = blocksOf(state).filter((b) => b.block.type === 'tool_use');
     expect(tools).toHaveLength(2);
     const { container } = render(
-      tools.map((block) => <ToolCallCard key={block.index} block={block} />),
+      tools.map((block) => <ToolCallCard defaultOpen key={block.index} block={block} />),
     );
     const inputs = [...container.querySelectorAll('.ms-tool__code code')].map((c) =>
       JSON.parse(c.textContent ?? ''),
@@ -256,7 +263,7 @@ describe('ToolCallCard', () => {
       'interrupted',
     ];
     for (const status of statuses) {
-      const { container } = render(<ToolCallCard block={block} status={status} />);
+      const { container } = render(<ToolCallCard defaultOpen block={block} status={status} />);
       expect(badge(container)).toBe(TOOL_STATUS_LABELS[status]);
       expect(container.firstElementChild?.getAttribute('data-status')).toBe(status);
       cleanup();
@@ -276,6 +283,126 @@ describe('ToolCallCard', () => {
     ];
     for (const ui of variants) {
       const { container } = render(ui);
+      expect(await axeViolations(container)).toEqual([]);
+      cleanup();
+    }
+  });
+
+  it('starts as a compact row: name, status and a one-line summary; the id only when opened', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    const { container } = render(<ToolCallCard block={block} />);
+    const row = screen.getByRole('button', { name: /get_weather/ });
+    expect(row.getAttribute('aria-expanded')).toBe('false');
+    expect(container.querySelector('.ms-tool__summary')?.textContent).toBe(
+      'location: San Francisco, CA',
+    );
+    expect(container.textContent).not.toContain('toolu_01T1x1fJ34qAmk2tNTrN7Up6');
+    expect(code(container)).toBeNull();
+    await user.click(row);
+    expect(row.getAttribute('aria-expanded')).toBe('true');
+    expect(container.querySelector('.ms-tool__id')?.textContent).toBe(
+      'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+    );
+    expect(code(container)).toBe('{\n  "location": "San Francisco, CA"\n}');
+    await user.keyboard('{Enter}');
+    expect(row.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('colours JSON by kind and shows a multi-line string on its real lines', () => {
+    const block: BlockState = {
+      index: 0,
+      status: 'complete',
+      block: {
+        type: 'tool_use',
+        id: 't',
+        name: 'write_file',
+        input: { path: 'a.txt', lines: 2, ok: true, content: 'first line\nsecond line' },
+      },
+    };
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
+    const text = (kind: string) =>
+      [...container.querySelectorAll(`.ms-json__${kind}`)].map((span) => span.textContent);
+    expect(text('key')).toEqual(['"path"', '"lines"', '"ok"', '"content"']);
+    expect(text('number')).toEqual(['2']);
+    expect(text('literal')).toEqual(['true']);
+    expect(code(container)).toContain('"content": "first line\n    second line"');
+    expect(code(container)).not.toContain('\\n');
+  });
+
+  it('draws only the start of a 1 MB input, and all of it on "Show all"', async () => {
+    const user = userEvent.setup();
+    const big = 'x'.repeat(1_000_000);
+    const block: BlockState = {
+      index: 0,
+      status: 'streaming',
+      block: { type: 'tool_use', id: 't', name: 'write_file', input: { content: big } },
+      inputJson: JSON.stringify({ content: big }),
+    };
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
+    const shown = code(container) ?? '';
+    expect(shown.length).toBeLessThanOrEqual(JSON_VIEW_LIMITS.chars + 100);
+    expect(shown.startsWith('{\n  "content": "xxxx')).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Raw' }));
+    expect((code(container) ?? '').length).toBe(JSON_VIEW_LIMITS.chars);
+    await user.click(screen.getByRole('button', { name: 'Show all' }));
+    expect(code(container)).toBe(block.inputJson);
+  });
+
+  it('copies the whole value as valid JSON even when only its start is drawn', async () => {
+    const user = userEvent.setup();
+    const input = { content: 'y'.repeat(100_000) };
+    const block: BlockState = {
+      index: 0,
+      status: 'complete',
+      block: { type: 'tool_use', id: 't', name: 'write_file', input },
+    };
+    render(<ToolCallCard defaultOpen block={block} />);
+    await user.click(screen.getByRole('button', { name: /^Copy/ }));
+    expect(JSON.parse(await navigator.clipboard.readText())).toEqual(input);
+  });
+
+  it('asks for approval: open, with the input, Approve and Deny (with a reason) call back', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    const onApprove = vi.fn();
+    const onDeny = vi.fn();
+    const { container, rerender } = render(
+      <ToolCallCard
+        block={block}
+        status="awaiting-approval"
+        onApprove={onApprove}
+        onDeny={onDeny}
+      />,
+    );
+    expect(badge(container)).toBe('Awaiting approval');
+    expect(code(container)).toBe('{\n  "location": "San Francisco, CA"\n}');
+    expect(screen.getByText('Run get_weather with this input?')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(onApprove).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: 'Deny' }));
+    expect(onDeny).toHaveBeenLastCalledWith(undefined);
+    await user.type(screen.getByRole('textbox', { name: 'Reason (optional)' }), '  not now ');
+    await user.click(screen.getByRole('button', { name: 'Deny' }));
+    expect(onDeny).toHaveBeenLastCalledWith('not now');
+    expect(await axeViolations(container)).toEqual([]);
+    rerender(<ToolCallCard block={block} status="running" onApprove={onApprove} onDeny={onDeny} />);
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('has no axe violations when open, in each state', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    for (const status of ['input-streaming', 'result', 'error'] as const) {
+      const { container } = render(
+        <ToolCallCard
+          defaultOpen
+          block={block}
+          status={status}
+          result={
+            status === 'input-streaming' ? null : { content: 'x', isError: status === 'error' }
+          }
+        />,
+      );
       expect(await axeViolations(container)).toEqual([]);
       cleanup();
     }

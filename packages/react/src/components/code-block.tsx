@@ -1,0 +1,215 @@
+import { memo, type ReactElement, useMemo } from 'react';
+import {
+  type CodeTokenLine,
+  type CodeTokensSnapshot,
+  tokensForLine,
+  tokensMatch,
+} from '../highlight/tokens.js';
+import { useCodeTokens } from '../highlight/use-code-tokens.js';
+import { CopyButton } from './copy-button.js';
+import { cx } from './cx.js';
+import { ScrollablePre } from './scrollable.js';
+
+export interface CodeBlockProps {
+  /** The code, exactly as Copy and Download give it. May grow between renders (streaming). */
+  code: string;
+  /**
+   * The fence's language (`ts`, `python`, …), shown as the label and used to highlight. Unknown
+   * or missing: the code is shown plain.
+   */
+  language?: string | undefined;
+  /** Syntax colours (Shiki, loaded on first use); true by default. */
+  highlight?: boolean | undefined;
+  /**
+   * Offer a Download button: `true` names the file `code.<extension>` from the language, a
+   * string is the file name.
+   */
+  download?: boolean | string | undefined;
+  className?: string | undefined;
+}
+
+/** Lines per memoized group: a growing block re-renders its last group, not every line. */
+const GROUP = 64;
+
+/**
+ * A code block: the language, Copy (the exact code) and optional Download in a header, and the
+ * code with syntax colours in light and dark themes. Highlighting never uses HTML strings: every
+ * token is a React `<span>`. Long lines scroll inside the block; the block never widens the page.
+ */
+export const CodeBlock = memo(function CodeBlock({
+  code,
+  language,
+  highlight = true,
+  download,
+  className,
+}: CodeBlockProps): ReactElement {
+  const lang = language?.trim() || undefined;
+  const snapshot = useCodeTokens(code, lang, highlight);
+  const lines = useMemo(() => code.split('\n'), [code]);
+  const groups: ReactElement[] = [];
+  for (let start = 0; start < lines.length; start += GROUP) {
+    const end = Math.min(start + GROUP, lines.length);
+    groups.push(
+      <CodeLines
+        key={start}
+        texts={lines.slice(start, end)}
+        tokens={groupTokens(snapshot, start, end)}
+      />,
+    );
+  }
+  const label = lang ? `${lang} code` : 'Code';
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
+    <div
+      className={cx('ms-code', snapshot !== null && 'ms-code--highlighted', className)}
+      role="group"
+      aria-label={label}
+      data-language={lang}
+    >
+      <div className="ms-code__header">
+        <span className="ms-code__lang">{lang ?? 'text'}</span>
+        <span className="ms-code__actions">
+          {download ? <DownloadButton code={code} fileName={fileNameFor(download, lang)} /> : null}
+          <CopyButton text={code} ariaLabel={`Copy ${label.toLowerCase()}`} />
+        </span>
+      </div>
+      <ScrollablePre className="ms-code__pre" aria-label={label}>
+        <code className={cx('ms-code__code', lang && `language-${lang}`)}>{groups}</code>
+      </ScrollablePre>
+    </div>
+  );
+});
+
+function groupTokens(
+  snapshot: CodeTokensSnapshot | null,
+  start: number,
+  end: number,
+): (CodeTokenLine | null)[] {
+  const out: (CodeTokenLine | null)[] = [];
+  for (let i = start; i < end; i++) out.push(tokensForLine(snapshot, i));
+  return out;
+}
+
+interface CodeLinesProps {
+  texts: readonly string[];
+  tokens: readonly (CodeTokenLine | null)[];
+}
+
+const CodeLines = memo(function CodeLines({ texts, tokens }: CodeLinesProps) {
+  return texts.map((text, i) => {
+    const line = tokens[i];
+    // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
+    return <CodeLine key={i} text={text} tokens={line ?? null} />;
+  });
+}, sameLines);
+
+function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
+  if (a.texts.length !== b.texts.length) return false;
+  for (let i = 0; i < a.texts.length; i++) {
+    if (a.texts[i] !== b.texts[i] || a.tokens[i] !== b.tokens[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * One line and its newline (the last line's too, as in the markdown source, so the text of the
+ * block reads as the fence's content). Highlighted or plain, it is the same `<span>` with the
+ * same text, so the layout does not change when colours arrive; each token is a child `<span>`
+ * whose colours come from CSS variables, and the stylesheet picks the light or the dark one.
+ */
+const CodeLine = memo(function CodeLine({
+  text,
+  tokens,
+}: {
+  text: string;
+  tokens: CodeTokenLine | null;
+}) {
+  const shown = tokens !== null && tokensMatch(tokens, text) ? tokens : null;
+  return (
+    <>
+      <span className="ms-code__line">
+        {shown === null
+          ? text
+          : shown.map((token, i) =>
+              token.light === undefined && token.dark === undefined && !token.italic ? (
+                token.content
+              ) : (
+                <span
+                  // biome-ignore lint/suspicious/noArrayIndexKey: tokens of a finished line never change.
+                  key={i}
+                  className={token.italic ? 'ms-code__tok ms-code__tok--italic' : 'ms-code__tok'}
+                  style={tokenStyle(token.light, token.dark)}
+                >
+                  {token.content}
+                </span>
+              ),
+            )}
+      </span>
+      {'\n'}
+    </>
+  );
+});
+
+function tokenStyle(light: string | undefined, dark: string | undefined): Record<string, string> {
+  const style: Record<string, string> = {};
+  if (light) style['--ms-tok-light'] = light;
+  if (dark) style['--ms-tok-dark'] = dark;
+  return style;
+}
+
+function DownloadButton({ code, fileName }: { code: string; fileName: string }): ReactElement {
+  const save = () => {
+    if (typeof URL.createObjectURL !== 'function') return;
+    const url = URL.createObjectURL(new Blob([code], { type: 'text/plain;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    link.rel = 'noopener';
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the click has been handled: revoking at once can cancel the download in some browsers.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  };
+  return (
+    <button
+      type="button"
+      className="ms-code__download"
+      onClick={save}
+      aria-label={`Download ${fileName}`}
+    >
+      Download
+    </button>
+  );
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  bash: 'sh',
+  javascript: 'js',
+  js: 'js',
+  jsx: 'jsx',
+  markdown: 'md',
+  python: 'py',
+  py: 'py',
+  ruby: 'rb',
+  rust: 'rs',
+  shell: 'sh',
+  sh: 'sh',
+  typescript: 'ts',
+  ts: 'ts',
+  tsx: 'tsx',
+  yaml: 'yml',
+  zsh: 'sh',
+};
+
+/** The file name Download uses: the given name, or `code.<extension>` from the language. */
+export function fileNameFor(download: true | string, language: string | undefined): string {
+  if (typeof download === 'string' && download.trim() !== '') return download.trim();
+  const lang = language?.toLowerCase() ?? '';
+  const ext = Object.hasOwn(EXTENSIONS, lang)
+    ? EXTENSIONS[lang]
+    : /^[a-z0-9]{1,8}$/.test(lang)
+      ? lang
+      : 'txt';
+  return `code.${ext}`;
+}

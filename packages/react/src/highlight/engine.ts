@@ -1,0 +1,109 @@
+/**
+ * The Shiki side of code highlighting. This module is only ever loaded with a dynamic
+ * `import()` (see `load.ts`): a page without a code block never loads it, Shiki's core, the
+ * JavaScript regex engine, a grammar or a theme. Each grammar and theme is its own chunk too,
+ * loaded the first time a block asks for it.
+ */
+import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
+import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+import { bundledLanguages } from 'shiki/langs';
+import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
+import type { CodeToken, LineTokenizer } from './tokens.js';
+
+const LIGHT = 'github-light-default';
+const DARK = 'github-dark-default';
+const THEMES = { light: LIGHT, dark: DARK } as const;
+
+/**
+ * Colours of the themes that fall below WCAG AA (4.5:1) on the kit's code background
+ * (`--ms-bg-code`), replaced by the nearest shade that passes.
+ */
+const LIGHT_FIXES: Readonly<Record<string, string>> = { '#6e7781': '#59636e' };
+
+/** Lines longer than this (minified code) stay plain: tokenizing them costs more than they show. */
+const MAX_LINE_LENGTH = 2000;
+/** The most one line may take to tokenize; the rest of a pathological line stays plain. */
+const LINE_TIME_LIMIT_MS = 10;
+
+let highlighter: Promise<HighlighterCore> | null = null;
+const languages = new Map<string, Promise<string | null>>();
+
+function getHighlighter(): Promise<HighlighterCore> {
+  highlighter ??= createHighlighterCore({
+    themes: [
+      import('shiki/themes/github-light-default.mjs'),
+      import('shiki/themes/github-dark-default.mjs'),
+    ],
+    langs: [],
+    // `forgiving`: a grammar rule the JavaScript engine cannot translate matches nothing
+    // instead of failing the whole grammar.
+    engine: createJavaScriptRegexEngine({ forgiving: true }),
+  });
+  return highlighter;
+}
+
+/**
+ * Loads the grammar for a fence's language (`ts`, `Python`, `c++`, …). Resolves to the
+ * grammar's id, or null when Shiki has no such language (the block stays plain).
+ */
+function loadLanguage(core: HighlighterCore, language: string): Promise<string | null> {
+  const key = language.toLowerCase();
+  let loading = languages.get(key);
+  if (!loading) {
+    const grammar = Object.hasOwn(bundledLanguages, key)
+      ? bundledLanguages[key as keyof typeof bundledLanguages]
+      : undefined;
+    loading = grammar
+      ? core.loadLanguage(grammar).then(
+          () => key,
+          () => null,
+        )
+      : Promise.resolve(null);
+    languages.set(key, loading);
+  }
+  return loading;
+}
+
+/**
+ * A line tokenizer for `language`, or null when the language is unknown. Never rejects: a
+ * failure to load Shiki or a grammar leaves the block plain, which is still correct.
+ */
+export async function createLineTokenizer(
+  language: string,
+): Promise<LineTokenizer<GrammarState> | null> {
+  try {
+    const core = await getHighlighter();
+    const lang = await loadLanguage(core, language);
+    if (lang === null) return null;
+    return (line, state) => {
+      const lines = core.codeToTokensWithThemes(line, {
+        lang,
+        themes: THEMES,
+        grammarState: state,
+        tokenizeMaxLineLength: MAX_LINE_LENGTH,
+        tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+      });
+      const next = core.getLastGrammarState(lines) ?? state;
+      if (next === undefined) throw new Error('Shiki returned no grammar state');
+      return { tokens: toCodeTokens(lines[0] ?? []), state: next };
+    };
+  } catch {
+    return null;
+  }
+}
+
+function toCodeTokens(line: readonly ThemedTokenWithVariants[]): CodeToken[] {
+  return line.map((token) => {
+    const light = token.variants.light;
+    const dark = token.variants.dark;
+    const lightColor = light?.color?.toLowerCase();
+    return {
+      content: token.content,
+      light: lightColor ? (LIGHT_FIXES[lightColor] ?? lightColor) : undefined,
+      dark: dark?.color?.toLowerCase(),
+      // fontStyle is a bit set; 1 is italic. Bold and underline are left out: bold changes
+      // the width of some monospace fonts, and the block must not move when colours arrive.
+      italic: ((light?.fontStyle ?? 0) & 1) === 1 && ((dark?.fontStyle ?? 0) & 1) === 1,
+    };
+  });
+}

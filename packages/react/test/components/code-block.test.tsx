@@ -1,0 +1,147 @@
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodeBlock, fileNameFor } from '../../src/components/code-block.js';
+import { TextBlockView } from '../../src/components/text-block-view.js';
+import { axeViolations } from './support.js';
+
+afterEach(cleanup);
+
+/** The token spans of each line: what carries the colours. */
+function tokenSpans(container: Element): HTMLElement[][] {
+  return [...container.querySelectorAll('.ms-code__line')].map((line) => [
+    ...line.querySelectorAll<HTMLElement>('.ms-code__tok'),
+  ]);
+}
+
+function colours(spans: HTMLElement[]): string[] {
+  return spans.map(
+    (span) =>
+      `${span.textContent}|${span.style.getPropertyValue('--ms-tok-light')}|${span.style.getPropertyValue('--ms-tok-dark')}`,
+  );
+}
+
+describe('CodeBlock', () => {
+  it('highlights a known language with light and dark colours on token spans', async () => {
+    const { container } = render(<CodeBlock code={'const answer = 42;\n// done'} language="ts" />);
+    await waitFor(() => expect(container.querySelector('.ms-code--highlighted')).not.toBeNull());
+    const [first, second] = tokenSpans(container);
+    const keyword = first?.find((span) => span.textContent === 'const');
+    expect(keyword?.style.getPropertyValue('--ms-tok-light')).toMatch(/^#[0-9a-f]{6}$/);
+    expect(keyword?.style.getPropertyValue('--ms-tok-dark')).toMatch(/^#[0-9a-f]{6}$/);
+    // The comment is coloured differently from the keyword.
+    expect(second?.[0]?.style.getPropertyValue('--ms-tok-light')).not.toBe(
+      keyword?.style.getPropertyValue('--ms-tok-light'),
+    );
+    // The text is exactly the code, highlighted or not.
+    expect(container.querySelector('code')?.textContent).toBe('const answer = 42;\n// done\n');
+  });
+
+  it('keeps finished lines the same elements with the same colours while more lines stream in', async () => {
+    const lines = [
+      'function add(a: number, b: number) {',
+      '  return a + b; // sum',
+      '}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source, not a template.
+      'const s = `template ${add(1, 2)}`;',
+    ];
+    const { container, rerender } = render(<CodeBlock code={`${lines[0]}\n  ret`} language="ts" />);
+    await waitFor(() => expect(tokenSpans(container)[0]?.length).toBeGreaterThan(2));
+    const firstSpans = tokenSpans(container)[0] ?? [];
+    const firstColours = colours(firstSpans);
+
+    let code = `${lines[0]}\n${lines[1]}`;
+    rerender(<CodeBlock code={code} language="ts" />);
+    await waitFor(() =>
+      expect(tokenSpans(container)[1]?.some((s) => s.textContent === 'return')).toBe(true),
+    );
+    const secondSpans = tokenSpans(container)[1] ?? [];
+    const secondColours = colours(secondSpans);
+
+    for (const line of lines.slice(2)) {
+      code += `\n${line}`;
+      rerender(<CodeBlock code={code} language="ts" />);
+    }
+    await waitFor(() => expect(tokenSpans(container)[3]?.length).toBeGreaterThan(2));
+    const after = tokenSpans(container);
+    // Same DOM nodes (React did not re-create them) and the same colours.
+    expect(after[0]).toHaveLength(firstSpans.length);
+    for (const [i, span] of (after[0] ?? []).entries()) expect(span).toBe(firstSpans[i]);
+    for (const [i, span] of (after[1] ?? []).entries()) expect(span).toBe(secondSpans[i]);
+    expect(colours(after[0] ?? [])).toEqual(firstColours);
+    expect(colours(after[1] ?? [])).toEqual(secondColours);
+  });
+
+  it('renders an unknown language plain, with its label and the exact text', async () => {
+    const { container } = render(<CodeBlock code={'foo bar\nbaz'} language="no-such-lang" />);
+    expect(screen.getByText('no-such-lang')).toBeTruthy();
+    // Give the loader time to answer "unknown".
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(container.querySelector('.ms-code__tok')).toBeNull();
+    expect(container.querySelector('.ms-code--highlighted')).toBeNull();
+    expect(container.querySelector('code')?.textContent).toBe('foo bar\nbaz\n');
+  });
+
+  it('lays out plain and highlighted code the same: lines are the same spans with the same text', async () => {
+    const code = 'let x = 1;\nx += 2;';
+    const { container } = render(<CodeBlock code={code} language="js" />);
+    const before = [...container.querySelectorAll('.ms-code__line')];
+    expect(before.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
+    await waitFor(() => expect(container.querySelector('.ms-code__tok')).not.toBeNull());
+    const after = [...container.querySelectorAll('.ms-code__line')];
+    for (const [i, line] of after.entries()) expect(line).toBe(before[i]);
+    expect(after.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
+  });
+
+  it('copies exactly the code', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const code = '  indented\n\ttabbed\n\nlast line  ';
+    render(<CodeBlock code={code} language="python" />);
+    await user.click(screen.getByRole('button', { name: 'Copy python code' }));
+    expect(writeText).toHaveBeenCalledWith(code);
+    expect(await screen.findByText('Copied')).toBeTruthy();
+  });
+
+  it('offers Download only when asked, named from the language or the given name', () => {
+    const { rerender } = render(<CodeBlock code="x" language="python" />);
+    expect(screen.queryByRole('button', { name: /Download/ })).toBeNull();
+    rerender(<CodeBlock code="x" language="python" download />);
+    expect(screen.getByRole('button', { name: 'Download code.py' })).toBeTruthy();
+    rerender(<CodeBlock code="x" language="python" download="script.py" />);
+    expect(screen.getByRole('button', { name: 'Download script.py' })).toBeTruthy();
+    expect(fileNameFor(true, undefined)).toBe('code.txt');
+    expect(fileNameFor(true, 'c++')).toBe('code.txt');
+  });
+
+  it('puts the controls in the tab order and passes axe', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<CodeBlock code={'print("hi")'} language="python" download />);
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Download');
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Copy');
+    await user.tab();
+    expect(document.activeElement?.tagName).toBe('PRE');
+    expect(await axeViolations(container)).toEqual([]);
+  });
+});
+
+describe('TextBlockView code blocks', () => {
+  it('renders a fenced block as a CodeBlock with the fence language and its exact code', async () => {
+    const { container } = render(<TextBlockView text={'Intro\n\n```py\nprint(1)\n\nx = 2\n```'} />);
+    const block = container.querySelector('.ms-code');
+    expect(block?.getAttribute('data-language')).toBe('py');
+    expect(block?.querySelector('code')?.textContent).toBe('print(1)\n\nx = 2\n');
+    await waitFor(() => expect(block?.querySelector('.ms-code__tok')).not.toBeNull());
+  });
+
+  it('leaves code plain with highlight={false}', async () => {
+    const { container } = render(
+      <TextBlockView text={'```js\nconst a = 1;\n```'} highlight={false} />,
+    );
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(container.querySelector('.ms-code__tok')).toBeNull();
+  });
+});

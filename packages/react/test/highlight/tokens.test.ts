@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  IncrementalCodeTokens,
+  type LineTokenizer,
+  tokensForLine,
+  tokensMatch,
+} from '../../src/highlight/tokens.js';
+
+/** A fake grammar: the state counts open `{`; each call is recorded. */
+function fakeTokenizer() {
+  const calls: string[] = [];
+  const tokenize: LineTokenizer<number> = (line, state = 0) => {
+    calls.push(line);
+    const depth = state + (line.split('{').length - 1) - (line.split('}').length - 1);
+    return { tokens: [{ content: line, light: `#00000${Math.min(state, 9)}` }], state: depth };
+  };
+  return { calls, tokenize };
+}
+
+describe('IncrementalCodeTokens', () => {
+  it('tokenizes each finished line once, carrying the state; only the last line again', () => {
+    const { calls, tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    expect(tokens.advance('a {\nb', Number.POSITIVE_INFINITY)).toBe(true);
+    expect(calls).toEqual(['a {', 'b']);
+    const first = tokens.snapshot().finished[0];
+
+    tokens.advance('a {\nbc', Number.POSITIVE_INFINITY);
+    tokens.advance('a {\nbc\n}', Number.POSITIVE_INFINITY);
+    expect(calls).toEqual(['a {', 'b', 'bc', 'bc', '}']);
+    const snapshot = tokens.snapshot();
+    expect(snapshot.finished[0]).toBe(first);
+    // The second line started inside the brace: state 1, from the line before it.
+    expect(snapshot.finished[1]?.[0]?.light).toBe('#000001');
+    expect(snapshot.tail?.text).toBe('}');
+  });
+
+  it('stops at the deadline after at least one line and resumes where it stopped', () => {
+    const { calls, tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    const code = Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n');
+    let clock = 0;
+    const now = () => clock++;
+    // Each line costs one tick of the fake clock; a deadline 3 ticks away allows a few lines.
+    let slices = 0;
+    while (!tokens.advance(code, clock + 3, now)) slices++;
+    expect(slices).toBeGreaterThan(1);
+    expect(calls).toEqual(code.split('\n'));
+    expect(tokens.snapshot().finished).toHaveLength(9);
+  });
+
+  it('starts over when the code is edited rather than extended', () => {
+    const { calls, tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    tokens.advance('one\ntwo\nthree', Number.POSITIVE_INFINITY);
+    tokens.advance('uno\ntwo\nthree', Number.POSITIVE_INFINITY);
+    expect(calls).toEqual(['one', 'two', 'three', 'uno', 'two', 'three']);
+  });
+
+  it('keeps the snapshot object while nothing changes', () => {
+    const { tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    tokens.advance('x\ny', Number.POSITIVE_INFINITY);
+    const snapshot = tokens.snapshot();
+    tokens.advance('x\ny', Number.POSITIVE_INFINITY);
+    expect(tokens.snapshot()).toBe(snapshot);
+  });
+});
+
+describe('tokensForLine / tokensMatch', () => {
+  it('gives finished lines, the tail, and nothing past them; match checks the text', () => {
+    const { tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    tokens.advance('ab\ncd', Number.POSITIVE_INFINITY);
+    const snapshot = tokens.snapshot();
+    expect(tokensForLine(snapshot, 0)?.[0]?.content).toBe('ab');
+    expect(tokensForLine(snapshot, 1)?.[0]?.content).toBe('cd');
+    expect(tokensForLine(snapshot, 2)).toBeNull();
+    expect(tokensForLine(null, 0)).toBeNull();
+    expect(tokensMatch([{ content: 'c' }, { content: 'd' }], 'cd')).toBe(true);
+    expect(tokensMatch([{ content: 'cd' }], 'cde')).toBe(false);
+    expect(tokensMatch([{ content: 'cx' }], 'cd')).toBe(false);
+  });
+});
