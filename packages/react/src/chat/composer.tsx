@@ -2,13 +2,17 @@ import {
   type FormEvent,
   type KeyboardEvent,
   type ReactElement,
+  type ReactNode,
+  type RefObject,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
+import { Icon } from './icons.js';
 
 export interface ComposerProps {
-  /** An answer is streaming: the Send button becomes Stop. */
+  /** An answer is streaming: the Send button becomes Stop, and Escape stops it. */
   readonly busy: boolean;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
@@ -16,11 +20,25 @@ export interface ComposerProps {
   /** The accessible name of the text field. */
   readonly label?: string;
   readonly disabled?: boolean;
+  /** The text field, for the shell to move focus to (after Resume or Retry, on load). */
+  readonly inputRef?: RefObject<HTMLTextAreaElement | null>;
+  /** Put focus in the field when the composer first shows (an empty conversation). */
+  readonly autoFocus?: boolean;
+  /**
+   * Controls beside Send (an attach button, a model picker), and what sits above the field
+   * (attachment chips). The composer sends only text; an app's controls send the rest.
+   */
+  readonly accessory?: ReactNode;
+  readonly header?: ReactNode;
+  /** Sending is allowed with an empty field (there are attachments to send). */
+  readonly allowEmpty?: boolean;
 }
 
 /**
- * The message field: Enter sends, Shift+Enter starts a new line (and Enter while an IME
- * is composing is left to the IME). While an answer streams, a Stop button replaces Send.
+ * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
+ * then scrolls. Enter sends, Shift+Enter starts a new line (and Enter while an IME is
+ * composing is left to the IME), Escape stops a streaming answer. While an answer streams, a
+ * Stop button replaces Send.
  */
 export function Composer({
   busy,
@@ -29,11 +47,26 @@ export function Composer({
   placeholder = 'Send a message…',
   label = 'Message',
   disabled = false,
+  inputRef,
+  autoFocus = false,
+  accessory,
+  header,
+  allowEmpty = false,
 }: ComposerProps): ReactElement {
   const [text, setText] = useState('');
-  const field = useRef<HTMLTextAreaElement>(null);
+  const own = useRef<HTMLTextAreaElement>(null);
+  const field = inputRef ?? own;
   const id = useId();
-  const canSend = !busy && !disabled && text.trim() !== '';
+  const canSend = !busy && !disabled && (allowEmpty || text.trim() !== '');
+
+  // Grow with the content: measure from `auto` each time, so it also shrinks.
+  useLayoutEffect(() => {
+    const element = field.current;
+    if (!element) return;
+    void text;
+    element.style.height = 'auto';
+    if (element.scrollHeight > 0) element.style.height = `${element.scrollHeight}px`;
+  }, [field, text]);
 
   const submit = () => {
     if (!canSend) return;
@@ -46,6 +79,11 @@ export function Composer({
     submit();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && busy) {
+      event.preventDefault();
+      onStop();
+      return;
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     submit();
@@ -53,6 +91,7 @@ export function Composer({
 
   return (
     <form className="ms-composer" onSubmit={onSubmit}>
+      {header}
       <label className="ms-visually-hidden" htmlFor={id}>
         {label}
       </label>
@@ -61,21 +100,38 @@ export function Composer({
         ref={field}
         className="ms-composer__field"
         value={text}
-        rows={2}
+        rows={1}
         placeholder={placeholder}
         disabled={disabled}
+        // biome-ignore lint/a11y/noAutofocus: an empty conversation starts in its composer, as the issue asks.
+        autoFocus={autoFocus}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      {busy ? (
-        <button type="button" className="ms-button ms-composer__stop" onClick={onStop}>
-          Stop
-        </button>
-      ) : (
-        <button type="submit" className="ms-button ms-composer__send" disabled={!canSend}>
-          Send
-        </button>
-      )}
+      <div className="ms-composer__bar">
+        <div className="ms-composer__accessory">{accessory}</div>
+        {busy ? (
+          <button
+            type="button"
+            className="ms-composer__button ms-composer__stop"
+            aria-label="Stop"
+            title="Stop (Escape)"
+            onClick={onStop}
+          >
+            <Icon name="stop" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="ms-composer__button ms-composer__send"
+            aria-label="Send"
+            title="Send (Enter)"
+            disabled={!canSend}
+          >
+            <Icon name="send" />
+          </button>
+        )}
+      </div>
     </form>
   );
 }

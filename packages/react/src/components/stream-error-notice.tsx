@@ -11,6 +11,11 @@ export interface StreamErrorNoticeProps {
   error: StreamErrorInfo | null | undefined;
   /** The stream's status, exposed as a modifier class (`ms-error--interrupted`) for styling. */
   status?: StreamStatus;
+  /**
+   * Announce the notice when it appears (`role="alert"`, the default). Off for notices on
+   * earlier answers in a log, which are history, not news.
+   */
+  announce?: boolean;
   className?: string;
 }
 
@@ -22,6 +27,7 @@ export interface StreamErrorNoticeProps {
 export function StreamErrorNotice({
   error,
   status,
+  announce = true,
   className,
 }: StreamErrorNoticeProps): ReactElement | null {
   if (!error) return null;
@@ -34,7 +40,7 @@ export function StreamErrorNotice({
         });
   return (
     <div
-      role="alert"
+      role={announce ? 'alert' : undefined}
       className={cx('ms-error', status && `ms-error--${status}`, className)}
       data-error-type={error.type}
     >

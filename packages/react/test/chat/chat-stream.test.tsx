@@ -71,7 +71,7 @@ describe('<ChatStream/>', () => {
     await waitFor(
       () =>
         expect(
-          log().querySelector('.ms-message--assistant')?.textContent?.length ?? 0,
+          log().querySelector('.ms-message--assistant .ms-text')?.textContent?.length ?? 0,
         ).toBeGreaterThan(20),
       { timeout: 5000 },
     );
