@@ -48,6 +48,15 @@ export interface AssistantMessageProps {
   readonly showUsage?: boolean;
 }
 
+/**
+ * A rate limit with a wait: the countdown beside Retry says how long, so the notice does not
+ * repeat a number that would go stale.
+ */
+const waitingDescription = (error: AssistantTurn['stream']['error']): string | undefined =>
+  error?.retryAfterMs !== undefined && error.retryable
+    ? 'Too many requests: the service asked to wait before trying again.'
+    : undefined;
+
 const textOf = (block: BlockState): string =>
   block.block.type === 'text' ? String((block.block as { text?: unknown }).text ?? '') : '';
 
@@ -129,7 +138,9 @@ export const AssistantMessage = memo(function AssistantMessage({
           <span className="ms-visually-hidden">Waiting for the answer…</span>
         </p>
       ) : null}
-      {final ? (
+      {final && !(last && stream.error) ? (
+        // On the last answer its error notice says what happened; earlier failed answers
+        // keep only the short mark, so the log is not a column of old alerts.
         <StopReasonNotice
           stream={stream}
           busy={busy}
@@ -138,8 +149,12 @@ export const AssistantMessage = memo(function AssistantMessage({
           }
         />
       ) : null}
-      {final ? (
-        <StreamErrorNotice error={stream.error} status={stream.status} announce={last} />
+      {last && final ? (
+        <StreamErrorNotice
+          error={stream.error}
+          status={stream.status}
+          description={waitingDescription(stream.error)}
+        />
       ) : null}
       {last && final && actions?.resume && actions.retry ? (
         <ResumeControl

@@ -18,9 +18,10 @@ export interface StopReasonInfo {
  */
 export function stopReasonInfo(stream: StreamState): StopReasonInfo | null {
   if (stream.status === 'aborted') return { kind: 'mark', reason: 'aborted', text: 'Stopped' };
-  if (stream.status === 'interrupted' || (stream.status === 'error' && stream.message !== null)) {
-    return stream.stopReceived
-      ? null
+  if (stream.status === 'interrupted' || stream.status === 'error') {
+    if (stream.stopReceived) return null;
+    return stream.message === null
+      ? { kind: 'mark', reason: 'failed', text: 'Failed' }
       : { kind: 'mark', reason: 'interrupted', text: 'Interrupted' };
   }
   if (stream.status !== 'complete') return null;

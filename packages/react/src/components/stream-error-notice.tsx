@@ -16,6 +16,8 @@ export interface StreamErrorNoticeProps {
    * earlier answers in a log, which are history, not news.
    */
   announce?: boolean;
+  /** Says it in other words than the error's own `description`. */
+  description?: string;
   className?: string;
 }
 
@@ -28,16 +30,18 @@ export function StreamErrorNotice({
   error,
   status,
   announce = true,
+  description: override,
   className,
 }: StreamErrorNoticeProps): ReactElement | null {
   if (!error) return null;
   const description =
-    typeof error.description === 'string' && error.description !== ''
+    override ??
+    (typeof error.description === 'string' && error.description !== ''
       ? error.description
       : describeError({
           type: typeof error.type === 'string' ? error.type : 'unknown',
           message: typeof error.message === 'string' ? error.message : '',
-        });
+        }));
   return (
     <div
       role={announce ? 'alert' : undefined}
