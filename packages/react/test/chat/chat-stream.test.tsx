@@ -3,7 +3,7 @@ import { createMockFetch, type MockRequestInfo, SCENARIO_HEADER } from '@message
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import axe from 'axe-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
 import { fixture } from '../store/support.js';
 
@@ -180,5 +180,125 @@ describe('<ChatStream/> auto-scroll', () => {
       ]),
     );
     expect(element.scrollTop).toBe(2600);
+  });
+});
+
+describe('<ChatStream/> shell', () => {
+  /** A ChatStream that creates its own store from props, on the mock. */
+  function own(props: Partial<Parameters<typeof ChatStream>[0]> = {}) {
+    const requests: MockRequestInfo[] = [];
+    const fetch = createMockFetch({ fixtures, onRequest: (info) => requests.push(info) });
+    const user = userEvent.setup();
+    render(
+      <ChatStream
+        request={request}
+        batch={false}
+        {...props}
+        transport={props.transport ?? { fetch, headers: { [SCENARIO_HEADER]: 'spec-basic-text' } }}
+      />,
+    );
+    return { user, requests, fetch };
+  }
+  const field = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+  const answerStatus = () =>
+    log().querySelector('.ms-message--assistant')?.getAttribute('data-status');
+
+  it('sends through the grouped transport prop (endpoint, headers, fetch)', async () => {
+    const { user, requests } = own();
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+    expect(within(log()).getByText('Hello!')).toBeDefined();
+  });
+
+  it('still accepts the deprecated flat transport props', async () => {
+    const requests: MockRequestInfo[] = [];
+    const user = userEvent.setup();
+    render(
+      <ChatStream
+        request={request}
+        batch={false}
+        fetch={createMockFetch({ fixtures, onRequest: (info) => requests.push(info) })}
+        headers={{ [SCENARIO_HEADER]: 'spec-basic-text' }}
+      />,
+    );
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('starts in the composer, and a suggestion chip sends its prompt', async () => {
+    const { user, requests } = own({ suggestions: ['Say hello'], welcome: 'Hi there' });
+    expect(screen.getByRole('heading', { name: 'Hi there' })).toBeDefined();
+    expect(document.activeElement).toBe(field());
+    await user.click(screen.getByRole('button', { name: 'Say hello' }));
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+    expect(within(log()).getByText('Say hello')).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Hi there' })).toBeNull();
+  });
+
+  it('stops a streaming answer with Escape', async () => {
+    const { send, store } = setup('long-markdown;speed=slow');
+    await send('Write');
+    await waitFor(() => expect(store.getState().status).toBe('streaming'), { timeout: 5000 });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(store.getState().status).toBe('aborted'));
+    expect(screen.getByText('Stopped')).toBeDefined();
+  });
+
+  it('after a 429 with nothing received, offers Retry (not Resume), says it once, and Retry focuses the composer', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text;fault=http:429;times=1', {
+      retry: false,
+    });
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('error'));
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    const retry = screen.getByRole('button', { name: /^Retry/ });
+    await user.click(retry);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(requests).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps the mark on an earlier interrupted answer after the next message, without its alert', async () => {
+    const { send, store, requests } = setup('text-pings;fault=drop-after-events:9;times=1');
+    await send('First');
+    await waitFor(() => expect(store.getState().status).toBe('interrupted'));
+    await send('Second');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(requests).toHaveLength(2);
+    expect(screen.getByText('Interrupted')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('copies an answer as its markdown and reports feedback', async () => {
+    const onFeedback = vi.fn();
+    const { user } = own({ onFeedback });
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    const actions = screen.getByRole('toolbar', { name: 'Answer actions' });
+    await user.click(within(actions).getByRole('button', { name: 'Copy' }));
+    await expect(navigator.clipboard.readText()).resolves.toBe('Hello!');
+    await user.click(within(actions).getByRole('button', { name: 'Good answer' }));
+    expect(onFeedback).toHaveBeenCalledWith(expect.objectContaining({ role: 'assistant' }), 'up');
+  });
+
+  it('with record on, offers the exact bytes of the answer in its details', async () => {
+    const { user } = own({ record: true });
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(
+      screen.getByRole('button', { name: 'Download raw stream (.sse)', hidden: true }),
+    ).toBeDefined();
+  });
+
+  it('without record, offers no download', async () => {
+    const { user } = own();
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
   });
 });
