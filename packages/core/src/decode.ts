@@ -12,6 +12,15 @@
  */
 import type { InvalidEvent, MessageStreamEvent, StreamEvent } from './protocol.js';
 
+/** An SSE line end: CRLF, CR or LF (the event-stream grammar's three). */
+export const SSE_LINE_END = /\r\n|\r|\n/;
+
+/**
+ * Splits SSE text into its lines, by the same line ends the decoder reads. For tools that
+ * hold a whole stream as text (fixtures, recordings); streams go through the decoder.
+ */
+export const splitSseLines = (text: string): string[] => text.split(SSE_LINE_END);
+
 /** Everything a transport might hand over as a response body. */
 export type EventStreamBody =
   | ReadableStream<Uint8Array>

@@ -1,11 +1,26 @@
+// @message-stream/core: its public names, grouped by what a reader comes for. Every name is
+// listed here explicitly; nothing is re-exported wholesale.
+
+// --- Events to state: the reducer and what it produces --------------------------------------
 export { accumulate } from './accumulate.js';
+// --- Bytes to events: SSE decoding ----------------------------------------------------------
 export {
   decodeEventStream,
   type EventStreamBody,
   EventStreamDecoder,
+  SSE_LINE_END,
+  splitSseLines,
   toStreamEvent,
 } from './decode.js';
+// --- Streaming a request: the transport, its options and its defaults ----------------------
+export {
+  DEFAULT_ENDPOINT,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_TOOL_ROUNDTRIPS,
+  MAX_TIMER_MS,
+} from './defaults.js';
 export { type EndCause, endStream } from './end.js';
+// --- Errors ----------------------------------------------------------------------------------
 export {
   createStreamError,
   describeError,
@@ -16,9 +31,57 @@ export {
   retryAfterMs,
   type StreamError,
 } from './errors.js';
-export { liveToMessage, toMessage } from './message.js';
+export { emptyMessage, liveToMessage, toMessage } from './message.js';
+// --- Helpers: partial JSON, plain objects ----------------------------------------------------
+export { isPlainObject } from './object.js';
 export { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
-export * from './protocol.js';
+// --- Wire types of the Messages API ----------------------------------------------------------
+export {
+  type Citation,
+  type CitationsDelta,
+  type ContentBlock,
+  type ContentBlockDelta,
+  type ContentBlockDeltaEvent,
+  type ContentBlockParam,
+  type ContentBlockStartEvent,
+  type ContentBlockStopEvent,
+  type ErrorEvent,
+  type InputJsonDelta,
+  type InvalidEvent,
+  isRedactedThinkingBlock,
+  isServerToolUseBlock,
+  isTextBlock,
+  isThinkingBlock,
+  isToolUseBlock,
+  isWebSearchToolResultBlock,
+  type KnownBlock,
+  type Message,
+  type MessageDeltaEvent,
+  type MessageFields,
+  type MessageParam,
+  type MessageRequest,
+  type MessageRequestFields,
+  type MessageStartEvent,
+  type MessageStopEvent,
+  type MessageStreamEvent,
+  type OtherBlock,
+  type OtherDelta,
+  type PingEvent,
+  type RedactedThinkingBlock,
+  type ServerToolUseBlock,
+  type SignatureDelta,
+  type StopReason,
+  type StreamEvent,
+  type TextBlock,
+  type TextDelta,
+  type ThinkingBlock,
+  type ThinkingDelta,
+  type ToolUseBlock,
+  type UnknownEvent,
+  type Usage,
+  type WebSearchResult,
+  type WebSearchToolResultBlock,
+} from './protocol.js';
 export { MAX_DIAGNOSTICS, mergeUsage, reduceStream } from './reduce.js';
 export {
   type ContinuationOptions,
@@ -29,6 +92,14 @@ export {
   type ResumeStrategy,
   resumeStrategyFor,
 } from './resume.js';
+// --- Sending an answer back: history and resume ---------------------------------------------
+export {
+  isSendableBlock,
+  type SendableOptions,
+  sendableBlocks,
+  sendableContent,
+  toBlockParam,
+} from './sendable.js';
 export {
   type AttemptSummary,
   type BlockState,
@@ -47,3 +118,8 @@ export {
   type StreamMessageOptions,
   streamMessage,
 } from './transport.js';
+export {
+  type MessageProblem,
+  type MessageProblemCode,
+  validateMessages,
+} from './validate-messages.js';

@@ -1,5 +1,28 @@
-import type { ContentBlock, Message } from './protocol.js';
+import type { ContentBlock, Message, MessageFields } from './protocol.js';
 import type { LiveMessage, StreamState } from './state.js';
+
+/**
+ * A message with no content yet and every field at its empty value; `fields` override
+ * them. The reducer starts from it when content arrives before `message_start`, and a
+ * store that shows a past answer from plain history starts from it too:
+ *
+ * ```ts
+ * const message = { ...emptyMessage({ stop_reason: 'end_turn' }), content: blocks };
+ * ```
+ */
+export function emptyMessage(fields: Partial<MessageFields> = {}): LiveMessage {
+  return {
+    id: '',
+    type: 'message',
+    role: 'assistant',
+    model: '',
+    stop_reason: null,
+    stop_sequence: null,
+    usage: {},
+    ...fields,
+    content: [],
+  };
+}
 
 /**
  * The Message exactly as the non-streaming API returns it: tool inputs as parsed objects,

@@ -1,5 +1,6 @@
 import { errorFromEvent } from './errors.js';
-import { PartialJsonParser } from './partial-json.js';
+import { emptyMessage } from './message.js';
+import { PartialJsonParser, parsePartialJson } from './partial-json.js';
 import type {
   ContentBlock,
   ContentBlockDelta,
@@ -148,16 +149,7 @@ function afterStopCheck(state: StreamState, event: StreamEvent): StreamState {
 // ---------------------------------------------------------------------------------------
 // Messages
 
-const EMPTY_MESSAGE: LiveMessage = {
-  id: '',
-  type: 'message',
-  role: 'assistant',
-  model: '',
-  content: [],
-  stop_reason: null,
-  stop_sequence: null,
-  usage: {},
-};
+const EMPTY_MESSAGE: LiveMessage = emptyMessage();
 
 function startMessage(state: StreamState, wire: unknown, event: StreamEvent): StreamState {
   if (wire === null || typeof wire !== 'object') {
@@ -481,7 +473,7 @@ class InputReader {
 
   value(): unknown {
     if (this.cached === undefined) {
-      const value = this.current ? this.parser.value() : reparse(this.json);
+      const value = this.current ? this.parser.value() : parsePartialJson(this.json).value;
       this.cached = { value: value === undefined ? (this.initial ?? {}) : value };
     }
     return this.cached.value;
@@ -546,10 +538,4 @@ function appendInputJson(current: BlockState, fragment: string): BlockState {
     };
   }
   return { ...current, block, inputJson: reader.json, inputError: parser.error };
-}
-
-function reparse(json: string): unknown {
-  const parser = new PartialJsonParser();
-  parser.write(json);
-  return parser.value();
 }

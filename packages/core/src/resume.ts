@@ -19,6 +19,7 @@
  * and the continuation is a plain retry of the original request.
  */
 import type { StreamError } from './errors.js';
+import { isPlainObject } from './object.js';
 import type {
   Citation,
   ContentBlock,
@@ -27,6 +28,7 @@ import type {
   MessageRequest,
   Usage,
 } from './protocol.js';
+import { sendableBlocks, toBlockParam } from './sendable.js';
 import type { AttemptSummary, BlockState, Diagnostic, LiveMessage, StreamState } from './state.js';
 
 export type ResumeStrategy = 'prefill' | 'user-message';
@@ -126,26 +128,15 @@ const textOf = (entry: BlockState): string => (entry.block as { text: string }).
 const isThinkingType = (type: string): boolean =>
   type === 'thinking' || type === 'redacted_thinking';
 
-/** The blocks of a message that can be sent back (see the module comment), as they are. */
+/**
+ * The blocks a resume carries: those that may be sent back (`sendableBlocks`; a client
+ * `tool_use` never, as nothing answered it), up to and including the most recent text block.
+ */
 function recoverBlocks(message: LiveMessage | null): readonly BlockState[] {
-  if (message === null) return [];
-  const kept = message.content.filter((entry) => {
-    if (entry === null || typeof entry !== 'object' || entry.block === null) return false;
-    if (isText(entry)) return textOf(entry).trim() !== '';
-    return entry.status === 'complete' && entry.block.type !== 'tool_use';
-  });
+  const kept = sendableBlocks(message);
   let last = kept.length - 1;
   while (last >= 0 && !isText(kept[last] as BlockState)) last--;
   return kept.slice(0, last + 1);
-}
-
-/** A block as a request carries it: plain data (tool input read), no null citations. */
-function toParam(entry: BlockState): ContentBlock {
-  const plain: ContentBlock = { ...entry.block };
-  if (plain.type === 'text' && !(Array.isArray(plain.citations) && plain.citations.length > 0)) {
-    delete plain.citations;
-  }
-  return plain;
 }
 
 const textOfContent = (content: MessageParam['content']): string =>
@@ -184,7 +175,7 @@ function prefillMessages(
 ): MessageParam[] | null {
   const messages = request.messages.slice();
   const previous = messages[messages.length - 1];
-  let content: ContentBlockParam[] = recovered.map(toParam);
+  let content: ContentBlockParam[] = recovered.map(toBlockParam);
   if (previous?.role === 'assistant') {
     messages.pop();
     const before = asBlocks(previous.content);
@@ -354,9 +345,6 @@ function summarize(state: StreamState): AttemptSummary {
     error: state.error ?? null,
   };
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Usage of two attempts: numbers summed per field (nested objects too); others: latest. */
 export function sumUsage(a: Usage, b: Usage): Usage {

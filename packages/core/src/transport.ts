@@ -1,5 +1,6 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { asLastEvent, EventStreamDecoder, openChunkSource, toStreamEvent } from './decode.js';
+import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS } from './defaults.js';
 import { type EndCause, endStream } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import type { MessageRequest, StreamEvent } from './protocol.js';
@@ -247,14 +248,14 @@ class Attempt {
     this.unlink = () => outer?.removeEventListener('abort', abort);
     if (outer?.aborted) this.controller.abort(outer.reason);
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.url = options.endpoint ?? '/v1/messages';
+    this.url = options.endpoint ?? DEFAULT_ENDPOINT;
   }
 
   /** Restarts the idle clock; called for every chunk of bytes. */
   touch(): void {
     // A body read after the attempt ended (the library drains it) must not re-arm the clock.
     if (this.disposed) return;
-    const ms = this.options.idleTimeoutMs ?? 60_000;
+    const ms = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(ms > 0) || ms === Number.POSITIVE_INFINITY) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
@@ -277,7 +278,7 @@ class Attempt {
     if (this.idled) {
       return {
         kind: 'stream',
-        cause: { type: 'idle_timeout', ms: this.options.idleTimeoutMs ?? 60_000 },
+        cause: { type: 'idle_timeout', ms: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
       };
     }
     if (this.options.signal?.aborted) return { kind: 'aborted' };

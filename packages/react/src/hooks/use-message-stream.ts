@@ -6,6 +6,8 @@ import type { AssistantTurn, ChatActions, ChatState, ChatStoreOptions } from '..
 /** What `useMessageStream` returns without a selector. */
 export interface MessageStreamView extends ChatActions {
   readonly turns: ChatState['turns'];
+  /** Every branch of the conversation (`turns` is its shown path). */
+  readonly tree: ChatState['tree'];
   /** The last answer (live while it streams), or null before the first one. */
   readonly answer: AssistantTurn | null;
   readonly status: ChatState['status'];
@@ -42,6 +44,7 @@ function view(state: ChatState, store: ChatStore): MessageStreamView {
   }
   return {
     turns: state.turns,
+    tree: state.tree,
     answer,
     status: state.status,
     error: state.error,
@@ -49,6 +52,13 @@ function view(state: ChatState, store: ChatStore): MessageStreamView {
     stop: state.stop,
     resume: state.resume,
     retry: state.retry,
+    continueAnswer: state.continueAnswer,
+    approveToolCall: state.approveToolCall,
+    denyToolCall: state.denyToolCall,
+    edit: state.edit,
+    regenerate: state.regenerate,
+    branchesOf: state.branchesOf,
+    selectBranch: state.selectBranch,
     addToolResult: state.addToolResult,
     setMessages: state.setMessages,
     reset: state.reset,

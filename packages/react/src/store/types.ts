@@ -16,9 +16,13 @@ export interface UserTurn {
   readonly content: MessageParam['content'];
 }
 
-/** The result of a client-side tool call, as the UI shows it and the API receives it. */
+/**
+ * The result of a client-side tool call, as the UI shows it and the API receives it.
+ * `awaiting-approval`: the tool needs the user's yes (`approveToolCall`) or no
+ * (`denyToolCall`); a denial is an `error` with `isError: true` and the reason as content.
+ */
 export interface ToolResultState {
-  readonly status: 'running' | 'complete' | 'error';
+  readonly status: 'awaiting-approval' | 'running' | 'complete' | 'error';
   readonly content?: unknown;
   readonly isError?: boolean;
 }
@@ -56,6 +60,8 @@ export type ChatStatus =
   | 'streaming'
   /** Client tools of the last answer are running; the turn continues when they finish. */
   | 'running-tools'
+  /** A tool call of the last answer waits for `approveToolCall` / `denyToolCall`. */
+  | 'awaiting-approval'
   | 'complete'
   | 'interrupted'
   | 'error'
@@ -68,6 +74,69 @@ export interface ToolCall {
   readonly input: unknown;
   readonly block: ToolUseBlock;
   readonly signal: AbortSignal;
+}
+
+/**
+ * A client-side tool the store runs itself. `run`'s return value becomes the tool_result
+ * content, a throw an error result. With `needsApproval` (true, or true for this input) the
+ * call waits as `awaiting-approval` until `approveToolCall` runs it or `denyToolCall`
+ * answers it with an error result.
+ */
+export interface ChatTool {
+  readonly run: (input: unknown, call: ToolCall) => unknown | Promise<unknown>;
+  readonly needsApproval?: boolean | ((input: unknown) => boolean);
+}
+
+/**
+ * A file to send with a message, already read (see `readAttachment` and `useAttachments`):
+ * an image (PNG, JPEG, GIF, WebP) or a PDF as base64, a plain-text file as text.
+ */
+export interface Attachment {
+  readonly id: string;
+  readonly name: string;
+  readonly mediaType: AttachmentMediaType;
+  /** Size of the file in bytes. */
+  readonly size: number;
+  /** Base64 for images and PDFs, the text itself for `text/plain`. */
+  readonly data: string;
+}
+
+export type AttachmentMediaType =
+  | 'image/png'
+  | 'image/jpeg'
+  | 'image/gif'
+  | 'image/webp'
+  | 'application/pdf'
+  | 'text/plain';
+
+export interface SendOptions {
+  /** Files to send beside the text, as `image` / `document` blocks (before the text). */
+  readonly attachments?: readonly (Attachment | Blob)[];
+}
+
+/** Which sibling of its turn is shown: `index` of `count` (0-based), `count` 1 without siblings. */
+export interface BranchInfo {
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * The conversation as a tree: every turn by id, each parent's children in the order they
+ * were made (`''` is the root), and which child is shown under each parent. `turns` (the
+ * active path) is read from it; requests carry only that path.
+ */
+export interface ConversationTree {
+  readonly nodes: Readonly<Record<string, Turn>>;
+  /** Each turn's parent id (`''` for a first turn). */
+  readonly parents: Readonly<Record<string, string>>;
+  readonly children: Readonly<Record<string, readonly string[]>>;
+  readonly selected: Readonly<Record<string, number>>;
+}
+
+/** Where a failed save happened; the conversation in memory is kept either way. */
+export interface PersistErrorInfo {
+  readonly name: string;
+  readonly operation: 'read' | 'write' | 'remove';
 }
 
 /** Request fields every send uses unless the call overrides them. */
@@ -85,6 +154,11 @@ export interface ChatStoreOptions
    * continues by itself.
    */
   readonly onToolCall?: (call: ToolCall) => unknown | Promise<unknown>;
+  /**
+   * Client tools by name, run by the store (before `onToolCall`, which handles the rest).
+   * `needsApproval` makes a call wait for `approveToolCall` / `denyToolCall`.
+   */
+  readonly tools?: Readonly<Record<string, ChatTool>>;
   /** An answer finished (complete, or ended as interrupted, error or aborted). */
   readonly onFinish?: (turn: AssistantTurn) => void;
   readonly onError?: (error: StreamError, turn: AssistantTurn | null) => void;
@@ -94,7 +168,10 @@ export interface ChatStoreOptions
    * per event. The reducer sees every event either way: nothing is dropped, only coalesced.
    */
   readonly batch?: 'frame' | number | false;
-  /** How many tool round trips (and paused-turn continuations) one send may take. Default 8. */
+  /**
+   * How many tool round trips (and paused-turn continuations) one send may take. Default
+   * `DEFAULT_MAX_TOOL_ROUNDTRIPS` (8) from core.
+   */
   readonly maxToolRoundtrips?: number;
   /**
    * Continue an answer the API paused (`stop_reason: 'pause_turn'`, long server-tool turns)
@@ -104,10 +181,26 @@ export interface ChatStoreOptions
   /** How resume builds its continuation (strategy, instruction). */
   readonly resume?: ContinuationOptions;
   /**
-   * Keep the conversation across page loads (zustand `persist`, localStorage by default).
-   * An answer cut off by the reload shows as interrupted and can be resumed.
+   * Keep the conversation across page loads: its whole tree (every branch), attachments and
+   * pending approvals. By default in IndexedDB, one record per turn, written only when that
+   * turn changed (at most every half second while a stream runs). `storage` picks a
+   * string storage instead (`localStorage`, or anything with its three methods): the whole
+   * conversation as one JSON value per write. An answer cut off by the reload shows as
+   * interrupted and can be resumed, on whichever branch it was. Restoring from IndexedDB is
+   * asynchronous: await `store.restored` before relying on the turns.
    */
-  readonly persist?: { readonly name: string; readonly storage?: ChatPersistStorage } | false;
+  readonly persist?:
+    | {
+        readonly name: string;
+        readonly storage?: ChatPersistStorage | 'indexeddb' | 'localstorage';
+      }
+    | false;
+  /**
+   * A save or a read of the persisted conversation failed (quota full, storage blocked,
+   * private mode). The conversation in memory is untouched and later writes are still
+   * tried. Default: one `console.warn` per store.
+   */
+  readonly onPersistError?: (error: unknown, info: PersistErrorInfo) => void;
 }
 
 /** Where persisted conversations are kept: the subset of Storage the store needs. */
@@ -118,14 +211,43 @@ export interface ChatPersistStorage {
 }
 
 export interface ChatActions {
-  /** Sends a user message and streams the answer. Resolves when the answer (and any tool round trips) ended. */
-  send(content: string | ContentBlockParam[]): Promise<void>;
+  /**
+   * Sends a user message and streams the answer. Resolves when the answer (and any tool
+   * round trips) ended. Tool calls still awaiting approval are first answered as denied
+   * ("The user sent a new message instead.") in the same request. Attachments are checked
+   * first: a file of another type or over the API's limits rejects with an
+   * `AttachmentError` naming it, and nothing is sent.
+   */
+  send(content: string | ContentBlockParam[], options?: SendOptions): Promise<void>;
   /** Stops the answer in flight; what arrived stays, marked aborted. */
   stop(): void;
   /** Continues the interrupted last answer in place (the core's continuation request, merged). */
   resume(): Promise<void>;
-  /** Regenerates the last answer from scratch. */
+  /** Regenerates the last answer from scratch (as `regenerate()`: the old one stays a branch). */
   retry(): Promise<void>;
+  /**
+   * Continues an answer that stopped at `max_tokens`, in place (default: the last answer):
+   * the core's continuation request, merged into the same turn like `resume`.
+   */
+  continueAnswer(turnId?: string): Promise<void>;
+  /** Runs a tool call that awaits approval; the turn continues when every call is decided. */
+  approveToolCall(toolUseId: string): Promise<void>;
+  /** Answers a tool call that awaits approval with an error result holding `reason`. */
+  denyToolCall(toolUseId: string, reason?: string): Promise<void>;
+  /**
+   * Sends `content` as a new version of the user turn `turnId` (a sibling, shown from now
+   * on) and streams its answer. An answer streaming meanwhile is stopped first.
+   */
+  edit(turnId: string, content: string | ContentBlockParam[]): Promise<void>;
+  /**
+   * A new answer beside the assistant turn `turnId` (default: the last answer), shown from
+   * now on; the old one stays a branch. An answer streaming meanwhile is stopped first.
+   */
+  regenerate(turnId?: string): Promise<void>;
+  /** Which of its siblings the turn is, and how many there are. */
+  branchesOf(turnId: string): BranchInfo;
+  /** Shows the `index`-th sibling of `turnId` (and that branch's latest path below it). */
+  selectBranch(turnId: string, index: number): void;
   /** Supplies a client-side tool's result; continues the turn when all results are in. */
   addToolResult(
     toolUseId: string,
@@ -139,7 +261,10 @@ export interface ChatActions {
 }
 
 export interface ChatState extends ChatActions {
+  /** The active path through the tree: what is shown and what the next request carries. */
   readonly turns: readonly Turn[];
+  /** Every turn of every branch. */
+  readonly tree: ConversationTree;
   readonly status: ChatStatus;
   readonly error: StreamError | null;
 }

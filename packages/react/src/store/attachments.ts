@@ -1,0 +1,190 @@
+/**
+ * Files sent beside a message: images (PNG, JPEG, GIF, WebP) and PDFs as base64 `image` /
+ * `document` blocks, plain text as a text `document`. Checked against the Messages API's
+ * limits before anything is read or sent, so a refusal names the file and the limit.
+ */
+import type { ContentBlockParam } from '@message-stream/core';
+import type { Attachment, AttachmentMediaType } from './types.js';
+
+const MB = 1024 * 1024;
+
+/**
+ * The API's limits: an image's base64 may be at most 5 MB (about 3.75 MB of file); a
+ * request at most 32 MB, which bounds a PDF (base64 grows it by a third, so about 24 MB of
+ * file) and a text file; a PDF at most 100 pages.
+ */
+export const ATTACHMENT_LIMITS = {
+  imageBase64Bytes: 5 * MB,
+  requestBytes: 32 * MB,
+  pdfPages: 100,
+} as const;
+
+const IMAGE_TYPES: readonly AttachmentMediaType[] = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+];
+
+const BY_EXTENSION: Readonly<Record<string, AttachmentMediaType>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  text: 'text/plain',
+  md: 'text/plain',
+};
+
+export type AttachmentProblem = 'type' | 'size' | 'pages' | 'read';
+
+/** A file refused before sending; `message` names the file and the limit it broke. */
+export class AttachmentError extends Error {
+  override readonly name = 'AttachmentError';
+  constructor(
+    readonly fileName: string,
+    readonly problem: AttachmentProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The kind of file a name and a MIME type describe, or null when it cannot be sent. */
+export function attachmentMediaType(name: string, type: string): AttachmentMediaType | null {
+  const mime = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  if ((IMAGE_TYPES as readonly string[]).includes(mime)) return mime as AttachmentMediaType;
+  if (mime === 'application/pdf' || mime === 'text/plain') return mime;
+  if (mime !== '' && mime !== 'application/octet-stream') return null;
+  const extension = name.toLowerCase().split('.').pop() ?? '';
+  return BY_EXTENSION[extension] ?? null;
+}
+
+const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < MB ? 2 : 1)} MB`;
+const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+/** Why this file cannot be sent (type or size), or null when it can. */
+export function checkAttachment(file: {
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+}): AttachmentError | null {
+  const mediaType = attachmentMediaType(file.name, file.type);
+  if (mediaType === null) {
+    return new AttachmentError(
+      file.name,
+      'type',
+      `${file.name} cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and plain-text files can.`,
+    );
+  }
+  if (mediaType.startsWith('image/')) {
+    if (base64Length(file.size) > ATTACHMENT_LIMITS.imageBase64Bytes) {
+      return new AttachmentError(
+        file.name,
+        'size',
+        `${file.name} is too large (${megabytes(file.size)}): an image may be at most ${megabytes((ATTACHMENT_LIMITS.imageBase64Bytes * 3) / 4)} (5 MB once encoded).`,
+      );
+    }
+    return null;
+  }
+  const encoded = mediaType === 'text/plain' ? file.size : base64Length(file.size);
+  if (encoded > ATTACHMENT_LIMITS.requestBytes) {
+    return new AttachmentError(
+      file.name,
+      'size',
+      `${file.name} is too large (${megabytes(file.size)}): a request may be at most 32 MB in all.`,
+    );
+  }
+  return null;
+}
+
+/** Pages of a PDF, counted from its page objects (`/Type /Page`, not `/Pages`). */
+export function countPdfPages(bytes: Uint8Array): number {
+  let text = '';
+  // latin1 keeps every byte one character, so offsets and markers survive binary data.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+let nextAttachment = 0;
+
+/**
+ * Reads a file for sending. Rejects with an `AttachmentError` (naming the file and the
+ * limit) for another type, a file over the API's limits, a PDF over 100 pages, or a file
+ * that cannot be read.
+ */
+export async function readAttachment(file: Blob & { readonly name?: string }): Promise<Attachment> {
+  const name = file.name ?? 'attachment';
+  const refused = checkAttachment({ name, type: file.type, size: file.size });
+  if (refused !== null) throw refused;
+  const mediaType = attachmentMediaType(name, file.type) as AttachmentMediaType;
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (cause) {
+    throw new AttachmentError(name, 'read', `${name} could not be read: ${String(cause)}`);
+  }
+  if (mediaType === 'application/pdf') {
+    const pages = countPdfPages(bytes);
+    if (pages > ATTACHMENT_LIMITS.pdfPages) {
+      throw new AttachmentError(
+        name,
+        'pages',
+        `${name} has ${pages} pages: a PDF may have at most ${ATTACHMENT_LIMITS.pdfPages}.`,
+      );
+    }
+  }
+  const data = mediaType === 'text/plain' ? new TextDecoder().decode(bytes) : toBase64(bytes);
+  return {
+    id: `attachment_${(nextAttachment++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`,
+    name,
+    mediaType,
+    size: file.size,
+    data,
+  };
+}
+
+/** The content block an attachment is sent as. */
+export function attachmentBlock(attachment: Attachment): ContentBlockParam {
+  if (attachment.mediaType.startsWith('image/')) {
+    return {
+      type: 'image',
+      source: { type: 'base64', media_type: attachment.mediaType, data: attachment.data },
+    };
+  }
+  const source =
+    attachment.mediaType === 'text/plain'
+      ? { type: 'text', media_type: 'text/plain', data: attachment.data }
+      : { type: 'base64', media_type: 'application/pdf', data: attachment.data };
+  return { type: 'document', source, title: attachment.name };
+}
+
+const isAttachment = (value: unknown): value is Attachment =>
+  typeof (value as Attachment | null)?.data === 'string' &&
+  typeof (value as Attachment).mediaType === 'string';
+
+/** Reads what is not read yet; the first refusal rejects (nothing is sent then). */
+export async function resolveAttachments(
+  items: readonly (Attachment | Blob)[],
+): Promise<Attachment[]> {
+  return Promise.all(
+    items.map(async (item) => {
+      if (!isAttachment(item)) return readAttachment(item);
+      const refused = checkAttachment({ name: item.name, type: item.mediaType, size: item.size });
+      if (refused !== null) throw refused;
+      return item;
+    }),
+  );
+}

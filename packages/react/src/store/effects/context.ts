@@ -1,0 +1,57 @@
+import type { MessageParam, StreamState } from '@message-stream/core';
+import type { ChatAction, ChatModel } from '../reducer.js';
+import type { ChatStoreOptions, Turn } from '../types.js';
+
+/**
+ * What an effect may touch: it reads the model and the options, and changes anything only
+ * by dispatching an action to the reducer.
+ */
+export interface EffectContext {
+  dispatch(action: ChatAction): void;
+  model(): ChatModel;
+  options(): ChatStoreOptions;
+  newId(prefix: string): string;
+  /** The request messages for these turns, each turn as it was first sent. */
+  history(turns: readonly Turn[]): MessageParam[];
+  /** Forget how `turnId` was sent: it changes in place (resume, continue). */
+  forgetSent(turnId: string): void;
+  /** The one request (or tool run) in flight; starting another aborts it. */
+  readonly flight: Flight;
+  /** Starts a new answer under `parentId`, and what follows it (tools, paused turns). */
+  answer(parentId: string, roundtrip: number): Promise<void>;
+  /** Runs what follows a finished answer: its tool calls, or a paused turn's continuation. */
+  afterAnswer(id: string, final: StreamState, roundtrip: number): Promise<void>;
+}
+
+/**
+ * What runs for a conversation: one stream, or tool calls. `begin` aborts everything that
+ * runs (a new request replaces the old); `join` runs beside it (a second approved tool);
+ * `abort` is `stop()`.
+ */
+export class Flight {
+  private readonly running = new Set<AbortController>();
+
+  begin(): AbortController {
+    this.abort();
+    return this.join();
+  }
+
+  join(): AbortController {
+    const controller = new AbortController();
+    this.running.add(controller);
+    return controller;
+  }
+
+  end(controller: AbortController): void {
+    this.running.delete(controller);
+  }
+
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
+  abort(): void {
+    for (const controller of this.running) controller.abort();
+    this.running.clear();
+  }
+}

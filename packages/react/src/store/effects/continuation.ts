@@ -1,0 +1,45 @@
+/**
+ * Continuing an answer in place: `resume` (an interrupted stream) and `continueAnswer` (an
+ * answer cut at `max_tokens`) both send the core's continuation request and show the
+ * merge of the two attempts in the same turn.
+ */
+import { canResume, continuationRequest, mergeContinuation } from '@message-stream/core';
+import { alternate } from '../conversation.js';
+import type { AssistantTurn } from '../types.js';
+import type { EffectContext } from './context.js';
+import { streamInto } from './streaming.js';
+
+/** Whether `continueAnswer` applies: the answer ended whole but cut at its token limit. */
+export const stoppedAtMaxTokens = (turn: AssistantTurn): boolean =>
+  turn.stream.status === 'complete' && turn.stream.message?.stop_reason === 'max_tokens';
+
+export const canContinueInPlace = (turn: AssistantTurn, kind: 'resume' | 'max-tokens') =>
+  kind === 'resume' ? canResume(turn.stream) : stoppedAtMaxTokens(turn);
+
+/** Continues `turn` (on the shown path) in place; one continuation at a time. */
+export async function continueInPlace(
+  ctx: EffectContext,
+  turn: AssistantTurn,
+  kind: 'resume' | 'max-tokens',
+): Promise<void> {
+  const turns = ctx.model().turns;
+  const at = turns.indexOf(turn);
+  // A second click while one runs would abort it.
+  if (at < 0 || ctx.flight.busy || !canContinueInPlace(turn, kind)) return;
+  const base = turn.stream;
+  const history = ctx.history(turns.slice(0, at));
+  // Always from the answer's original request, however many times it was continued.
+  const continuation = continuationRequest(
+    { ...turn.request, messages: history },
+    base,
+    ctx.options().resume,
+  );
+  // A user-message continuation follows the question with its instruction: one user turn
+  // for the API's alternating roles, the question first.
+  const request = { ...continuation, messages: alternate(continuation.messages) };
+  // The turn changes in place: the next request must send it as it will then be.
+  ctx.forgetSent(turn.id);
+  ctx.dispatch({ type: 'continuation-started', id: turn.id });
+  const final = await streamInto(ctx, turn.id, request, (state) => mergeContinuation(base, state));
+  await ctx.afterAnswer(turn.id, final, 0);
+}

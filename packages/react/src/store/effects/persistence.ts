@@ -1,0 +1,211 @@
+/**
+ * Persistence: the conversation saved as it changes and read back on creation.
+ *
+ * - IndexedDB (the default): one record per turn plus one small record of the tree's
+ *   shape; a write sends only the turns whose object changed since the last write (turns
+ *   are immutable, so identity says it), never the whole conversation.
+ * - A string storage (`localStorage` or any `ChatPersistStorage`): the whole tree as one
+ *   JSON value, for apps that want it; a synchronous storage restores synchronously.
+ *
+ * Writes are held back WRITE_DELAY_MS while state changes (a stream publishes ~60 states a
+ * second) and the last one goes out when the page is hidden. A failing write is reported
+ * (`onPersistError`) and never touches the conversation in memory; the next change tries
+ * again with everything not yet written.
+ */
+import { idbDelMany, idbGet, idbGetMany, idbSetMany } from '../idb.js';
+import type { ChatModel } from '../reducer.js';
+import type { ChatPersistStorage, ConversationTree, PersistErrorInfo, Turn } from '../types.js';
+import { restoredTree } from './restore.js';
+
+export const WRITE_DELAY_MS = 500;
+
+export interface PersistenceHost {
+  model(): ChatModel;
+  subscribe(listener: () => void): () => void;
+  /** Puts the restored tree in place (only while the conversation is still empty). */
+  restore(tree: ConversationTree): void;
+  report(error: unknown, operation: PersistErrorInfo['operation']): void;
+}
+
+export interface Persistence {
+  /** Settles when the stored conversation was read (or there was none). */
+  readonly restored: Promise<void>;
+  /** Writes what is pending now. */
+  flush(): Promise<void>;
+  /** Stops writing (the store was disposed). */
+  dispose(): void;
+}
+
+interface Backend {
+  /** The stored tree: synchronously when the storage can, else a promise. */
+  read(): ConversationTree | null | Promise<ConversationTree | null>;
+  write(model: ChatModel): Promise<void>;
+}
+
+/** JSON-safe copy: tool inputs are read once, live parser state is not kept. */
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+function stringBackend(name: string, storage: ChatPersistStorage): Backend {
+  return {
+    read() {
+      const text = storage.getItem(name);
+      const parse = (value: string | null) =>
+        value === null ? null : restoredTree(JSON.parse(value));
+      return text instanceof Promise ? text.then(parse) : parse(text);
+    },
+    async write(model) {
+      await storage.setItem(name, JSON.stringify({ state: { tree: model.tree }, version: 1 }));
+    },
+  };
+}
+
+interface MetaRecord {
+  readonly version: 1;
+  readonly ids: readonly string[];
+  readonly parents: ConversationTree['parents'];
+  readonly children: ConversationTree['children'];
+  readonly selected: ConversationTree['selected'];
+}
+
+function indexedDbBackend(name: string): Backend {
+  const metaKey = `${name}/meta`;
+  const turnKey = (id: string) => `${name}/turn/${id}`;
+  /** The turn objects as last written, by id. */
+  let written = new Map<string, Turn>();
+  let writtenShape: ConversationTree | null = null;
+  return {
+    async read() {
+      const meta = await idbGet<MetaRecord>(metaKey);
+      if (meta === undefined || !Array.isArray(meta.ids)) return null;
+      const turns = await idbGetMany<Turn>(meta.ids.map(turnKey));
+      const nodes: Record<string, Turn> = {};
+      for (const turn of turns) if (turn !== undefined) nodes[turn.id] = turn;
+      const tree = restoredTree({ tree: { ...meta, nodes } });
+      // What is stored is known: the first write sends only what changes after this.
+      if (tree !== null) {
+        written = new Map(Object.entries(tree.nodes));
+        writtenShape = tree;
+      }
+      return tree;
+    },
+    async write(model) {
+      const { tree } = model;
+      const entries: [string, unknown][] = [];
+      const next = new Map<string, Turn>();
+      for (const [id, turn] of Object.entries(tree.nodes)) {
+        next.set(id, turn);
+        if (written.get(id) !== turn) entries.push([turnKey(id), plain(turn)]);
+      }
+      const shapeChanged =
+        writtenShape === null ||
+        writtenShape.parents !== tree.parents ||
+        writtenShape.children !== tree.children ||
+        writtenShape.selected !== tree.selected;
+      if (shapeChanged) {
+        const meta: MetaRecord = {
+          version: 1,
+          ids: Object.keys(tree.nodes),
+          parents: tree.parents,
+          children: tree.children,
+          selected: tree.selected,
+        };
+        entries.push([metaKey, plain(meta)]);
+      }
+      const removed = [...written.keys()].filter((id) => !next.has(id)).map(turnKey);
+      if (entries.length > 0) await idbSetMany(entries);
+      if (removed.length > 0) await idbDelMany(removed);
+      written = next;
+      writtenShape = tree;
+    },
+  };
+}
+
+export type StorageChoice = ChatPersistStorage | 'indexeddb' | 'localstorage' | undefined;
+
+function backendFor(name: string, choice: StorageChoice): Backend | null {
+  if (choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined')) {
+    return typeof indexedDB === 'undefined' ? null : indexedDbBackend(name);
+  }
+  if (choice === 'localstorage' || choice === undefined) {
+    return typeof localStorage === 'undefined' ? null : stringBackend(name, localStorage);
+  }
+  return stringBackend(name, choice);
+}
+
+export function startPersistence(
+  host: PersistenceHost,
+  name: string,
+  choice: StorageChoice,
+): Persistence {
+  const backend = backendFor(name, choice);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let disposed = false;
+  let writing: Promise<void> = Promise.resolve();
+  let lastWritten: ConversationTree | null = null;
+
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (backend === null || disposed) return writing;
+    const model = host.model();
+    if (model.tree === lastWritten) return writing;
+    lastWritten = model.tree;
+    // One write at a time, in order: the diff of each builds on the one before.
+    writing = writing.then(() =>
+      backend.write(model).catch((error: unknown) => {
+        // Nothing is lost in memory; the next change writes again.
+        lastWritten = null;
+        host.report(error, 'write');
+      }),
+    );
+    return writing;
+  };
+  const schedule = () => {
+    if (timer === null && !disposed) timer = setTimeout(() => void flush(), WRITE_DELAY_MS);
+  };
+  const onHide = () => void flush();
+
+  let unsubscribe = () => {};
+  const begin = () => {
+    if (disposed) return;
+    lastWritten = host.model().tree;
+    unsubscribe = host.subscribe(() => {
+      if (host.model().tree !== lastWritten) schedule();
+    });
+    if (typeof addEventListener === 'function') addEventListener('pagehide', onHide);
+  };
+  const apply = (tree: ConversationTree | null) => {
+    if (tree !== null) host.restore(tree);
+  };
+
+  let restored: Promise<void>;
+  if (backend === null) {
+    restored = Promise.resolve();
+  } else {
+    let read: ReturnType<Backend['read']>;
+    try {
+      read = backend.read();
+    } catch (error) {
+      host.report(error, 'read');
+      read = null;
+    }
+    if (read instanceof Promise) {
+      restored = read.then(apply, (error: unknown) => host.report(error, 'read')).then(begin);
+    } else {
+      apply(read);
+      begin();
+      restored = Promise.resolve();
+    }
+  }
+
+  return {
+    restored,
+    flush,
+    dispose() {
+      void flush();
+      disposed = true;
+      unsubscribe();
+      if (typeof removeEventListener === 'function') removeEventListener('pagehide', onHide);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Restore: a conversation read back from storage. An answer that was still streaming when
+ * the page went away cannot continue that connection: it ends as interrupted, ready to
+ * resume, on whichever branch it was. A tool that was running has no result to give.
+ */
+import { endStream, isFinalStatus } from '@message-stream/core';
+import { linearTree } from '../tree.js';
+import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
+
+const RELOADED: ToolResultState = {
+  status: 'error',
+  content: 'The page was reloaded before the tool finished.',
+  isError: true,
+};
+
+function settleTurn(turn: Turn): Turn {
+  if (turn.role !== 'assistant') return turn;
+  let next: AssistantTurn = turn;
+  if (!isFinalStatus(turn.stream.status)) {
+    next = {
+      ...next,
+      stream: endStream(turn.stream, {
+        type: 'network',
+        message: 'The page was closed or reloaded while this answer was streaming.',
+      }),
+    };
+  }
+  const running = Object.entries(turn.toolResults).filter(([, r]) => r.status === 'running');
+  if (running.length > 0) {
+    next = {
+      ...next,
+      toolResults: {
+        ...next.toolResults,
+        ...Object.fromEntries(running.map(([id]) => [id, RELOADED])),
+      },
+    };
+  }
+  return next;
+}
+
+const isTurn = (value: unknown): value is Turn =>
+  typeof (value as Turn | null)?.id === 'string' &&
+  ((value as Turn).role === 'user' || (value as Turn).role === 'assistant');
+
+/**
+ * The tree a stored value holds, settled; null when it holds none. Reads this store's
+ * format (`{ tree }`) and the linear one of earlier versions (`{ turns }`).
+ */
+export function restoredTree(stored: unknown): ConversationTree | null {
+  const value = (stored as { state?: unknown } | null)?.state ?? stored;
+  const tree = (value as { tree?: ConversationTree } | null)?.tree;
+  if (tree !== undefined && tree !== null && typeof tree === 'object') {
+    const nodes = Object.fromEntries(
+      Object.entries(tree.nodes ?? {})
+        .filter(([, turn]) => isTurn(turn))
+        .map(([id, turn]) => [id, settleTurn(turn)]),
+    );
+    return {
+      nodes,
+      parents: tree.parents ?? {},
+      children: tree.children ?? {},
+      selected: tree.selected ?? {},
+    };
+  }
+  const turns = (value as { turns?: unknown } | null)?.turns;
+  if (!Array.isArray(turns)) return null;
+  return linearTree(turns.filter(isTurn).map(settleTurn));
+}

@@ -1,0 +1,81 @@
+/** Sending: one request streamed into one answer, published at most once per frame. */
+import {
+  createStreamState,
+  type MessageRequest,
+  type StreamState,
+  streamMessage,
+} from '@message-stream/core';
+import { createScheduler } from '../scheduler.js';
+import type { AssistantTurn } from '../types.js';
+import type { EffectContext } from './context.js';
+
+/**
+ * Streams `request` into the answer `id`. `view` maps each raw state to what the turn
+ * shows (identity for a fresh answer, a merge for a continued one); it runs at flush time,
+ * not per event. Resolves with the final shown state; never rejects (the transport ends
+ * every failure as a state).
+ */
+export async function streamInto(
+  ctx: EffectContext,
+  id: string,
+  request: MessageRequest,
+  view: (state: StreamState) => StreamState,
+): Promise<StreamState> {
+  const controller = ctx.flight.begin();
+  const options = ctx.options();
+  let latest: StreamState | null = null;
+  const scheduler = createScheduler(options.batch ?? 'frame', () => {
+    if (latest === null) return;
+    const stream = view(latest);
+    latest = null;
+    ctx.dispatch({ type: 'stream-updated', id, stream });
+  });
+  const {
+    onToolCall: _t,
+    onFinish: _f,
+    onError: _e,
+    onPersistError: _p,
+    request: _r,
+    tools: _tools,
+    ...transport
+  } = options;
+  try {
+    const final = await streamMessage(request, {
+      ...transport,
+      signal: controller.signal,
+      onState: (state) => {
+        latest = state;
+        scheduler.request();
+      },
+    });
+    return view(final);
+  } finally {
+    scheduler.cancel();
+    ctx.flight.end(controller);
+  }
+}
+
+/** A new answer under `parentId`: the request from the path above it, then what follows. */
+export async function startAnswer(
+  ctx: EffectContext,
+  parentId: string,
+  roundtrip: number,
+): Promise<void> {
+  const defaults = ctx.options().request;
+  const turns = ctx.model().turns;
+  const at = parentId === '' ? 0 : turns.findIndex((turn) => turn.id === parentId) + 1;
+  const request: MessageRequest = { ...defaults, messages: ctx.history(turns.slice(0, at)) };
+  const turn: AssistantTurn = {
+    id: ctx.newId('answer'),
+    role: 'assistant',
+    // Without its messages: they are the turns before this one (see AssistantTurn).
+    request: defaults,
+    stream: createStreamState(),
+    toolResults: {},
+    startedAt: Date.now(),
+    finishedAt: null,
+  };
+  ctx.dispatch({ type: 'answer-started', turn, parentId });
+  const final = await streamInto(ctx, turn.id, request, (state) => state);
+  await ctx.afterAnswer(turn.id, final, roundtrip);
+}

@@ -1,0 +1,195 @@
+/**
+ * The chat store's one reducer: every change of a conversation, and every status
+ * transition, is an action applied here. Pure: effects (streaming, tools, persistence) only
+ * dispatch. What the app reads (`turns`, `tree`, `status`, `error`) is this model.
+ */
+import type { StreamError, StreamState } from '@message-stream/core';
+import { activePath, addChild, emptyTree, ROOT, replaceNode, selectSibling } from './tree.js';
+import type {
+  AssistantTurn,
+  ChatStatus,
+  ConversationTree,
+  ToolResultState,
+  Turn,
+} from './types.js';
+
+export interface ChatModel {
+  readonly tree: ConversationTree;
+  /** The active path of `tree` (kept in step with it, never set on its own). */
+  readonly turns: readonly Turn[];
+  readonly status: ChatStatus;
+  readonly error: StreamError | null;
+  /** The answer a request is streaming into right now, if any. */
+  readonly live: string | null;
+}
+
+export type ChatAction =
+  /** A user turn (a message, or tool results going back) under `parentId`, shown, about to be sent. */
+  | { readonly type: 'user-turn-added'; readonly turn: Turn; readonly parentId: string }
+  /** A request went out for a new answer under `parentId`. */
+  | { readonly type: 'answer-started'; readonly turn: AssistantTurn; readonly parentId: string }
+  /** A request went out to continue the answer `id` in place (resume, max_tokens). */
+  | { readonly type: 'continuation-started'; readonly id: string }
+  | { readonly type: 'stream-updated'; readonly id: string; readonly stream: StreamState }
+  /**
+   * The request for `id` ended with `stream`. `toolsFollow`: the store runs (or waits to
+   * approve) its client tool calls next.
+   */
+  | {
+      readonly type: 'answer-ended';
+      readonly id: string;
+      readonly stream: StreamState;
+      readonly finishedAt: number;
+      readonly toolsFollow: boolean;
+    }
+  /** Tool results of answer `id` changed (awaiting approval, running, or settled). */
+  | {
+      readonly type: 'tool-results-updated';
+      readonly id: string;
+      readonly results: Readonly<Record<string, ToolResultState>>;
+    }
+  /** `stop()` ended the tool calls of answer `id` with these results. */
+  | {
+      readonly type: 'tools-stopped';
+      readonly id: string;
+      readonly results: Readonly<Record<string, ToolResultState>>;
+    }
+  /** The tool loop reached its limit; nothing more is sent. */
+  | { readonly type: 'tool-loop-limited'; readonly id: string; readonly error: StreamError }
+  | { readonly type: 'branch-selected'; readonly turnId: string; readonly index: number }
+  /** A send refused before anything went out (an attachment over the limits). */
+  | { readonly type: 'send-refused'; readonly error: StreamError }
+  /** The whole conversation replaced: setMessages, reset, or restored from storage. */
+  | { readonly type: 'replaced'; readonly tree: ConversationTree };
+
+export const initialModel = (tree: ConversationTree = emptyTree()): ChatModel =>
+  settle({ tree, turns: activePath(tree), status: 'idle', error: null, live: null });
+
+/** A stream's status as the conversation's: a request not yet answered is `submitted`. */
+export const statusOfStream = (stream: StreamState): ChatStatus =>
+  stream.status === 'idle' ? 'submitted' : stream.status;
+
+const toolStatus = (turn: AssistantTurn): ChatStatus | null => {
+  const results = Object.values(turn.toolResults);
+  if (results.some((result) => result.status === 'running')) return 'running-tools';
+  if (results.some((result) => result.status === 'awaiting-approval')) return 'awaiting-approval';
+  return null;
+};
+
+/** Status and error read from the shown path, for a model nothing is streaming into. */
+function settle(model: ChatModel): ChatModel {
+  const last = model.turns.at(-1);
+  if (last?.role !== 'assistant') return { ...model, status: 'idle', error: null };
+  const status = toolStatus(last) ?? statusOfStream(last.stream);
+  return { ...model, status, error: last.stream.error };
+}
+
+const isLast = (model: ChatModel, id: string): boolean => model.turns.at(-1)?.id === id;
+
+const withTree = (model: ChatModel, tree: ConversationTree): ChatModel => ({
+  ...model,
+  tree,
+  turns: activePath(tree),
+});
+
+/** Replaces one answer, in the tree and (when shown) in the path, keeping other objects. */
+function updateAnswer(
+  model: ChatModel,
+  id: string,
+  update: (turn: AssistantTurn) => AssistantTurn,
+): ChatModel {
+  const turn = model.tree.nodes[id];
+  if (turn?.role !== 'assistant') return model;
+  const next = update(turn);
+  return {
+    ...model,
+    tree: replaceNode(model.tree, next),
+    turns: model.turns.map((t) => (t.id === id ? next : t)),
+  };
+}
+
+const mergeResults = (
+  turn: AssistantTurn,
+  results: Readonly<Record<string, ToolResultState>>,
+): AssistantTurn => ({ ...turn, toolResults: { ...turn.toolResults, ...results } });
+
+export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
+  switch (action.type) {
+    case 'user-turn-added':
+      // A user turn is added only to be sent: the request is as good as out.
+      return {
+        ...withTree(model, addChild(model.tree, action.parentId, action.turn)),
+        status: 'submitted',
+        error: null,
+      };
+
+    case 'answer-started':
+      return {
+        ...withTree(model, addChild(model.tree, action.parentId, action.turn)),
+        status: 'submitted',
+        error: null,
+        live: action.turn.id,
+      };
+
+    case 'continuation-started':
+      if (model.tree.nodes[action.id]?.role !== 'assistant') return model;
+      return { ...model, status: 'submitted', error: null, live: action.id };
+
+    case 'stream-updated': {
+      const next = updateAnswer(model, action.id, (turn) => ({ ...turn, stream: action.stream }));
+      const first = next.status === 'submitted' && next.live === action.id;
+      return first && isLast(next, action.id) ? { ...next, status: 'streaming' } : next;
+    }
+
+    case 'answer-ended': {
+      const next = updateAnswer(model, action.id, (turn) => ({
+        ...turn,
+        stream: action.stream,
+        finishedAt: action.finishedAt,
+      }));
+      const live = next.live === action.id ? null : next.live;
+      // A newer request, or another branch shown meanwhile, owns the status now.
+      if (!isLast(next, action.id)) return { ...next, live };
+      const status = action.toolsFollow ? 'running-tools' : statusOfStream(action.stream);
+      return { ...next, live, status, error: action.stream.error };
+    }
+
+    case 'tool-results-updated': {
+      const next = updateAnswer(model, action.id, (turn) => mergeResults(turn, action.results));
+      const turn = next.tree.nodes[action.id];
+      if (!isLast(next, action.id) || turn?.role !== 'assistant') return next;
+      return { ...next, status: toolStatus(turn) ?? statusOfStream(turn.stream) };
+    }
+
+    case 'tools-stopped': {
+      const next = updateAnswer(model, action.id, (turn) => mergeResults(turn, action.results));
+      return isLast(next, action.id) ? { ...next, status: 'aborted' } : next;
+    }
+
+    case 'tool-loop-limited':
+      return isLast(model, action.id)
+        ? { ...model, status: 'complete', error: action.error }
+        : model;
+
+    case 'branch-selected': {
+      const tree = selectSibling(model.tree, action.turnId, action.index);
+      if (tree === model.tree) return model;
+      const next = withTree(model, tree);
+      const last = next.turns.at(-1);
+      // The branch with the live answer keeps its streaming status.
+      if (last !== undefined && last.id === next.live) {
+        const status = last.role === 'assistant' ? statusOfStream(last.stream) : 'submitted';
+        return { ...next, status, error: null };
+      }
+      return settle(next);
+    }
+
+    case 'send-refused':
+      return { ...model, error: action.error };
+
+    case 'replaced':
+      return initialModel(action.tree);
+  }
+}
+
+export { ROOT };

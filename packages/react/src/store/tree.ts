@@ -1,0 +1,80 @@
+import type { BranchInfo, ConversationTree, Turn } from './types.js';
+
+/** The parent id of the first turns of a conversation. */
+export const ROOT = '';
+
+export const emptyTree = (): ConversationTree => ({
+  nodes: {},
+  parents: {},
+  children: {},
+  selected: {},
+});
+
+/** The shown path: from the root, the selected child of each turn, down to a leaf. */
+export function activePath(tree: ConversationTree): Turn[] {
+  const path: Turn[] = [];
+  let parent = ROOT;
+  // Bounded by the number of turns: a corrupted (cyclic) tree read from storage cannot hang.
+  for (let guard = Object.keys(tree.nodes).length; guard >= 0; guard--) {
+    const children = tree.children[parent];
+    if (children === undefined || children.length === 0) break;
+    const index = clampIndex(tree.selected[parent] ?? children.length - 1, children.length);
+    const turn = tree.nodes[children[index] as string];
+    if (turn === undefined) break;
+    path.push(turn);
+    parent = turn.id;
+  }
+  return path;
+}
+
+const clampIndex = (index: number, count: number): number =>
+  Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : count - 1;
+
+/** Adds `turn` under `parentId` as its newest child, and shows it. */
+export function addChild(tree: ConversationTree, parentId: string, turn: Turn): ConversationTree {
+  const siblings = [...(tree.children[parentId] ?? []), turn.id];
+  return {
+    nodes: { ...tree.nodes, [turn.id]: turn },
+    parents: { ...tree.parents, [turn.id]: parentId },
+    children: { ...tree.children, [parentId]: siblings },
+    selected: { ...tree.selected, [parentId]: siblings.length - 1 },
+  };
+}
+
+/** Replaces one turn (same id, same place). */
+export function replaceNode(tree: ConversationTree, turn: Turn): ConversationTree {
+  return { ...tree, nodes: { ...tree.nodes, [turn.id]: turn } };
+}
+
+/** A straight conversation (no branches) as a tree. */
+export function linearTree(turns: readonly Turn[]): ConversationTree {
+  let tree = emptyTree();
+  let parent = ROOT;
+  for (const turn of turns) {
+    tree = addChild(tree, parent, turn);
+    parent = turn.id;
+  }
+  return tree;
+}
+
+export function branchInfo(tree: ConversationTree, turnId: string): BranchInfo {
+  const parent = tree.parents[turnId];
+  const siblings = parent === undefined ? undefined : tree.children[parent];
+  const index = siblings?.indexOf(turnId) ?? -1;
+  if (siblings === undefined || index < 0) return { index: 0, count: 1 };
+  return { index, count: siblings.length };
+}
+
+/** Shows the `index`-th sibling of `turnId`; unchanged when there is no such sibling. */
+export function selectSibling(
+  tree: ConversationTree,
+  turnId: string,
+  index: number,
+): ConversationTree {
+  const parent = tree.parents[turnId];
+  const siblings = parent === undefined ? undefined : tree.children[parent];
+  if (parent === undefined || siblings === undefined) return tree;
+  if (!Number.isInteger(index) || index < 0 || index >= siblings.length) return tree;
+  if ((tree.selected[parent] ?? siblings.length - 1) === index) return tree;
+  return { ...tree, selected: { ...tree.selected, [parent]: index } };
+}

@@ -1,0 +1,277 @@
+import { accumulate, type StreamState, toMessage, validateMessages } from '@message-stream/core';
+import { describe, expect, it, vi } from 'vitest';
+import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
+import { fixture, scriptedFetch, sse, textAnswer } from './support.js';
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+const answers = (state: ChatState) =>
+  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant');
+const lastAnswer = (state: ChatState) => answers(state).at(-1) as AssistantTurn;
+const textOf = (stream: StreamState) =>
+  (toMessage(stream)?.content ?? [])
+    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+    .join('');
+const toolIds = (turn: AssistantTurn) =>
+  (toMessage(turn.stream)?.content ?? [])
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => (b as { id: string }).id);
+type Sent = Array<{ role: string; content: unknown }>;
+
+describe('tool approval', () => {
+  it('waits for approval, runs the tool on approve, and continues', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('18 °C in San Francisco.')),
+    );
+    const run = vi.fn(async () => ({ temperature: 18 }));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run, needsApproval: true } },
+    });
+    await store.getState().send('Weather?');
+    expect(store.getState().status).toBe('awaiting-approval');
+    const [id] = toolIds(lastAnswer(store.getState()));
+    expect(lastAnswer(store.getState()).toolResults).toEqual({
+      [id as string]: { status: 'awaiting-approval' },
+    });
+    expect(run).not.toHaveBeenCalled();
+    expect(requests).toHaveLength(1);
+
+    await store.getState().approveToolCall(id as string);
+    expect(run).toHaveBeenCalledWith({ location: 'San Francisco, CA' }, expect.anything());
+    expect(requests).toHaveLength(2);
+    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+      { type: 'tool_result', tool_use_id: id, content: '{"temperature":18}' },
+    ]);
+    expect(store.getState().status).toBe('complete');
+  });
+
+  it('denies with is_error and the reason; needsApproval can decide per input', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('Understood.')),
+    );
+    const needsApproval = vi.fn((input: unknown) => JSON.stringify(input).includes('San'));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run: () => 'sunny', needsApproval } },
+    });
+    await store.getState().send('Weather?');
+    expect(needsApproval).toHaveBeenCalledWith({ location: 'San Francisco, CA' });
+    const [id] = toolIds(lastAnswer(store.getState()));
+    await store.getState().denyToolCall(id as string, 'Not now.');
+    expect(answers(store.getState())[0]?.toolResults[id as string]).toEqual({
+      status: 'error',
+      content: 'Not now.',
+      isError: true,
+    });
+    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+      { type: 'tool_result', tool_use_id: id, content: 'Not now.', is_error: true },
+    ]);
+  });
+
+  it('decides parallel calls one by one and sends them back together', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('parallel-tool-calls')),
+      () => sse(textAnswer('Both are warm.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run: () => '20 °C', needsApproval: true } },
+    });
+    await store.getState().send('Two cities?');
+    const [first, second] = toolIds(lastAnswer(store.getState()));
+    await store.getState().approveToolCall(first as string);
+    expect(requests).toHaveLength(1);
+    expect(store.getState().status).toBe('awaiting-approval');
+    await store.getState().denyToolCall(second as string);
+    expect(requests).toHaveLength(2);
+    const sent = requests[1]?.body.messages as Sent;
+    expect(sent.at(-1)?.content).toEqual([
+      { type: 'tool_result', tool_use_id: first, content: '20 °C' },
+      {
+        type: 'tool_result',
+        tool_use_id: second,
+        content: 'The user denied this tool call.',
+        is_error: true,
+      },
+    ]);
+    expect(validateMessages(sent)).toEqual([]);
+  });
+
+  it('a new message first answers pending approvals as denied, in the same request', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('Sure, something else.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run: () => 'sunny', needsApproval: true } },
+    });
+    await store.getState().send('Weather?');
+    const [id] = toolIds(lastAnswer(store.getState()));
+    await store.getState().send('Never mind, tell me a joke.');
+    const sent = requests[1]?.body.messages as Sent;
+    expect(sent).toHaveLength(3);
+    expect(sent[2]).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: id,
+          content: 'The user sent a new message instead.',
+          is_error: true,
+        },
+        { type: 'text', text: 'Never mind, tell me a joke.' },
+      ],
+    });
+    expect(validateMessages(sent)).toEqual([]);
+  });
+});
+
+describe('edit and branches', () => {
+  it('edit makes a sibling user turn with a new answer; the request carries the active path only', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('Paris.')),
+      () => sse(textAnswer('Rome.')),
+      () => sse(textAnswer('About 2.8 million.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Capital of France?');
+    const original = store.getState().turns[0]?.id as string;
+    await store.getState().edit(original, 'Capital of Italy?');
+    const edited = store.getState().turns[0]?.id as string;
+    expect(edited).not.toBe(original);
+    expect(store.getState().branchesOf(edited)).toEqual({ index: 1, count: 2 });
+    expect(requests[1]?.body.messages).toEqual([{ role: 'user', content: 'Capital of Italy?' }]);
+
+    await store.getState().send('Population?');
+    expect(requests[2]?.body.messages).toEqual([
+      { role: 'user', content: 'Capital of Italy?' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Rome.' }] },
+      { role: 'user', content: 'Population?' },
+    ]);
+
+    store.getState().selectBranch(edited, 0);
+    const shown = store.getState().turns;
+    expect(shown.map((t) => t.role)).toEqual(['user', 'assistant']);
+    expect(textOf((shown[1] as AssistantTurn).stream)).toBe('Paris.');
+    expect(store.getState().branchesOf(original)).toEqual({ index: 0, count: 2 });
+    // Back to the edit: its branch keeps the later turns.
+    store.getState().selectBranch(original, 1);
+    expect(store.getState().turns).toHaveLength(4);
+  });
+
+  it('regenerate makes a sibling answer, by default of the last answer', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('One.')),
+      () => sse(textAnswer('Two.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Count');
+    const first = lastAnswer(store.getState()).id;
+    await store.getState().regenerate();
+    const second = lastAnswer(store.getState()).id;
+    expect(store.getState().branchesOf(second)).toEqual({ index: 1, count: 2 });
+    expect(requests[1]?.body.messages).toEqual(requests[0]?.body.messages);
+    store.getState().selectBranch(second, 0);
+    expect(lastAnswer(store.getState()).id).toBe(first);
+  });
+
+  it('editing while an answer streams stops it first', async () => {
+    const text = fixture('long-markdown');
+    const { fetch, requests } = scriptedFetch(
+      () => sse(text, { hang: true, cutAt: 4000 }),
+      () => sse(textAnswer('Short.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    void store.getState().send('Long');
+    await vi.waitFor(() => expect(store.getState().status).toBe('streaming'));
+    const long = lastAnswer(store.getState()).id;
+    await store.getState().edit(store.getState().turns[0]?.id as string, 'Short');
+    expect((store.getState().tree.nodes[long] as AssistantTurn).stream.status).toBe('aborted');
+    expect(store.getState().status).toBe('complete');
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe('continueAnswer', () => {
+  it('continues an answer cut at max_tokens in place', async () => {
+    const cut = await accumulate(fixture('max-tokens'));
+    const head = textOf(cut);
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('max-tokens')),
+      () => sse(textAnswer(' and it ended.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Tell me about the French Revolution');
+    expect(lastAnswer(store.getState()).stream.message?.stop_reason).toBe('max_tokens');
+    await store.getState().continueAnswer();
+    expect(requests).toHaveLength(2);
+    expect(answers(store.getState())).toHaveLength(1);
+    const text = textOf(lastAnswer(store.getState()).stream);
+    expect(text.startsWith(head.trimEnd())).toBe(true);
+    expect(text.endsWith('and it ended.')).toBe(true);
+    expect(lastAnswer(store.getState()).stream.message?.stop_reason).toBe('end_turn');
+    expect(validateMessages(requests[1]?.body.messages)).toEqual([]);
+  });
+
+  it('does nothing for an answer that did not stop at max_tokens', async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('Done.')));
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Hi');
+    await store.getState().continueAnswer();
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('attachments', () => {
+  const png = () =>
+    new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'dot.png', {
+      type: 'image/png',
+    });
+
+  it('sends images and text files as blocks before the text', async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('A dot.')));
+    const store = createChatStore({ request, fetch, batch: false });
+    const notes = new File(['line one'], 'notes.txt', { type: 'text/plain' });
+    await store.getState().send('What is this?', { attachments: [png(), notes] });
+    const sent = requests[0]?.body.messages as Sent;
+    expect(sent[0]?.content).toEqual([
+      {
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG\x01\x02\x03') },
+      },
+      {
+        type: 'document',
+        source: { type: 'text', media_type: 'text/plain', data: 'line one' },
+        title: 'notes.txt',
+      },
+      { type: 'text', text: 'What is this?' },
+    ]);
+  });
+
+  it('refuses a file of another type or over the limit before sending, naming it', async () => {
+    const { fetch, requests } = scriptedFetch();
+    const onError = vi.fn();
+    const store = createChatStore({ request, fetch, batch: false, onError });
+    const big = new File([new Uint8Array(4 * 1024 * 1024)], 'huge.jpg', { type: 'image/jpeg' });
+    await store.getState().send('Look', { attachments: [big] });
+    expect(requests).toHaveLength(0);
+    expect(store.getState().turns).toEqual([]);
+    expect(store.getState().error?.type).toBe('attachment_error');
+    expect(store.getState().error?.message).toMatch(/huge\.jpg.*3\.8 MB.*5 MB/);
+    const zip = new File(['PK'], 'code.zip', { type: 'application/zip' });
+    await store.getState().send('Look', { attachments: [zip] });
+    expect(store.getState().error?.message).toContain('code.zip cannot be attached');
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+});

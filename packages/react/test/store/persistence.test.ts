@@ -1,0 +1,142 @@
+import 'fake-indexeddb/auto';
+import { accumulate, type StreamState, toMessage } from '@message-stream/core';
+import * as idb from 'idb-keyval';
+import { describe, expect, it, vi } from 'vitest';
+import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
+import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+
+vi.mock('idb-keyval', async (original) => {
+  const actual = await original<typeof import('idb-keyval')>();
+  return { ...actual, setMany: vi.fn(actual.setMany) };
+});
+const setMany = vi.mocked(idb.setMany);
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+const lastAnswer = (state: ChatState) =>
+  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant').at(-1) as AssistantTurn;
+const textOf = (stream: StreamState) =>
+  (toMessage(stream)?.content ?? [])
+    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+    .join('');
+let names = 0;
+const uniqueName = () => `chat-${names++}`;
+
+describe('persistence in IndexedDB', () => {
+  it('keeps every branch and a pending approval across a store re-creation', async () => {
+    const name = uniqueName();
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('Paris.')),
+      () => sse(textAnswer('Rome.')),
+      () => sse(fixture('spec-tool-use')),
+    );
+    const tools = { get_weather: { run: () => 'sunny', needsApproval: true } };
+    const before = createChatStore({ request, fetch, batch: false, tools, persist: { name } });
+    await before.restored;
+    await before.getState().send('Capital of France?');
+    await before.getState().edit(before.getState().turns[0]?.id as string, 'Capital of Italy?');
+    await before.getState().send('Weather there?');
+    expect(before.getState().status).toBe('awaiting-approval');
+    await before.flush();
+
+    const after = createChatStore({ request, batch: false, tools, persist: { name } });
+    await after.restored;
+    const state = after.getState();
+    expect(state.tree).toEqual(JSON.parse(JSON.stringify(before.getState().tree)));
+    expect(state.status).toBe('awaiting-approval');
+    const first = state.turns[0]?.id as string;
+    expect(state.branchesOf(first)).toEqual({ index: 1, count: 2 });
+    after.getState().selectBranch(first, 0);
+    expect(textOf(lastAnswer(after.getState()).stream)).toBe('Paris.');
+  });
+
+  it('writes one turn at a time, not the whole conversation', async () => {
+    const name = uniqueName();
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('One.')),
+      () => sse(textAnswer('Two.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await store.restored;
+    await store.getState().send('First');
+    await store.flush();
+    const firstTurns = store.getState().turns.map((turn) => `${name}/turn/${turn.id}`);
+    setMany.mockClear();
+    await store.getState().send('Second');
+    await store.flush();
+    const keys = setMany.mock.calls.flatMap(([entries]) => entries.map(([key]) => key));
+    // The new question and answer, and the tree's shape; nothing of the first exchange.
+    expect(keys.filter((key) => String(key).includes('/turn/'))).toHaveLength(2);
+    for (const key of firstTurns) expect(keys).not.toContain(key);
+    expect(keys).toContain(`${name}/meta`);
+  });
+
+  it('reports a failing write and keeps the conversation in memory', async () => {
+    const name = uniqueName();
+    const onPersistError = vi.fn();
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Kept.')));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      persist: { name },
+      onPersistError,
+    });
+    await store.restored;
+    const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    setMany.mockRejectedValueOnce(quota);
+    await store.getState().send('Hi');
+    await store.flush();
+    expect(onPersistError).toHaveBeenCalledWith(quota, { name, operation: 'write' });
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('Kept.');
+    // The next write sends what the failed one could not.
+    const { fetch: again } = scriptedFetch(() => sse(textAnswer('And this.')));
+    store.setOptions({ request, fetch: again, batch: false, persist: { name }, onPersistError });
+    await store.getState().send('More');
+    await store.flush();
+    expect(onPersistError).toHaveBeenCalledTimes(1);
+    const reread = createChatStore({ request, batch: false, persist: { name } });
+    await reread.restored;
+    expect(reread.getState().turns.map((turn) => turn.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
+  it('restores an answer cut off by a reload as interrupted on its branch, and resumes it', async () => {
+    const name = uniqueName();
+    const text = fixture('text-pings');
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('A finished answer.')),
+      () => sse(text, { cutAt: offsetAfter(text, 'text_delta', 5), hang: true }),
+    );
+    const before = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await before.restored;
+    await before.getState().send('Tell me');
+    void before.getState().regenerate();
+    await vi.waitFor(() =>
+      expect(textOf(lastAnswer(before.getState()).stream).length).toBeGreaterThan(5),
+    );
+    await before.flush();
+    const cut = lastAnswer(before.getState()).id;
+    // The user looks at the other branch before the page goes away.
+    before.getState().selectBranch(cut, 0);
+    await before.flush();
+    before.dispose();
+
+    const after = createChatStore({ request, batch: false, persist: { name } });
+    await after.restored;
+    expect(after.getState().status).toBe('complete');
+    after.getState().selectBranch(cut, 1);
+    expect(after.getState().status).toBe('interrupted');
+    const partial = textOf(lastAnswer(after.getState()).stream);
+    const full = textOf(await accumulate(text));
+    const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
+    after.setOptions({ request, batch: false, persist: { name }, fetch: resumed.fetch });
+    await after.getState().resume();
+    expect(after.getState().status).toBe('complete');
+    expect(lastAnswer(after.getState()).id).toBe(cut);
+    expect(textOf(lastAnswer(after.getState()).stream)).toBe(full);
+  });
+});
