@@ -96,13 +96,6 @@ export interface ChatStreamProps
 
 const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
-/** Store actions that not every store has yet (branching, Continue): called when present. */
-interface OptionalActions {
-  regenerate?(turnId?: string): Promise<void>;
-  edit?(turnId: string, content: string): Promise<void>;
-  continueAnswer?(turnId?: string): Promise<void>;
-}
-
 const DEPRECATED_KEYS = [
   'endpoint',
   'headers',
@@ -212,23 +205,10 @@ export function ChatStream({
   const hasFeedback = onFeedback !== undefined;
 
   // Stable across renders, so finished answers do not re-render while the next one streams.
-  const actions = useMemo((): {
-    last: AssistantMessageActions;
-    earlier: AssistantMessageActions;
-  } => {
-    const state = () => store.getState() as ReturnType<ChatStore['getState']> & OptionalActions;
-    const canRegenerate = typeof state().regenerate === 'function';
-    const feedbackAction = hasFeedback
-      ? (turnId: string, value: Feedback) => {
-          setFeedback((current) => ({ ...current, [turnId]: value }));
-          const turn = store
-            .getState()
-            .turns.find((t): t is AssistantTurn => t.id === turnId && t.role === 'assistant');
-          if (turn) feedbackRef.current?.(turn, value);
-        }
-      : undefined;
-    const last: AssistantMessageActions = {
-      // Focus goes to the composer: the button pressed is about to disappear.
+  // Focus goes to the composer first: the button pressed is about to disappear.
+  const actions = useMemo((): AssistantMessageActions => {
+    const state = store.getState;
+    return {
       resume: () => {
         focusComposer();
         void state().resume();
@@ -237,37 +217,34 @@ export function ChatStream({
         focusComposer();
         void state().retry();
       },
-      continueAnswer:
-        typeof state().continueAnswer === 'function'
-          ? (turnId) => {
-              focusComposer();
-              void state().continueAnswer?.(turnId);
-            }
-          : undefined,
+      continueAnswer: (turnId) => {
+        focusComposer();
+        void state().continueAnswer(turnId);
+      },
       regenerate: (turnId) => {
         focusComposer();
-        const current = state();
-        if (current.regenerate) void current.regenerate(turnId);
-        else void current.retry();
+        jumpToLatest();
+        void state().regenerate(turnId);
       },
-      feedback: feedbackAction,
+      feedback: hasFeedback
+        ? (turnId, value) => {
+            setFeedback((current) => ({ ...current, [turnId]: value }));
+            const turn = state().turns.find(
+              (t): t is AssistantTurn => t.id === turnId && t.role === 'assistant',
+            );
+            if (turn) feedbackRef.current?.(turn, value);
+          }
+        : undefined,
     };
-    // Without the store's `regenerate`, only the last answer can be asked again (retry).
-    const earlier: AssistantMessageActions = {
-      regenerate: canRegenerate ? last.regenerate : undefined,
-      feedback: feedbackAction,
-    };
-    return { last, earlier };
-  }, [store, focusComposer, hasFeedback]);
+  }, [store, focusComposer, jumpToLatest, hasFeedback]);
 
-  const edit = useMemo(() => {
-    const state = () => store.getState() as ReturnType<ChatStore['getState']> & OptionalActions;
-    if (typeof state().edit !== 'function') return undefined;
-    return (turnId: string, content: string) => {
+  const edit = useCallback(
+    (turnId: string, content: string) => {
       jumpToLatest();
-      void state().edit?.(turnId, content);
-    };
-  }, [store, jumpToLatest]);
+      void store.getState().edit(turnId, content);
+    },
+    [store, jumpToLatest],
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Escape' || !busy || event.defaultPrevented) return;
@@ -324,7 +301,7 @@ export function ChatStream({
                 textMode={textMode}
                 last={index === lastAnswerIndex}
                 busy={busy}
-                actions={index === lastAnswerIndex ? actions.last : actions.earlier}
+                actions={actions}
                 feedback={feedback[turn.id] ?? null}
                 firstTokenAt={firstTokens.get(turn.id)}
                 recorder={recorder ?? undefined}

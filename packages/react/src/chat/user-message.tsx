@@ -73,6 +73,7 @@ export const UserMessage = memo(function UserMessage({
             <button
               type="submit"
               className="ms-button ms-button--small ms-button--primary"
+              aria-label="Send edited message"
               disabled={busy}
             >
               Send

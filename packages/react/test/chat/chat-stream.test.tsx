@@ -5,7 +5,7 @@ import { userEvent } from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
-import { fixture } from '../store/support.js';
+import { fixture, scriptedFetch, sse, textAnswer } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
@@ -17,6 +17,7 @@ const FIXTURES = [
   'text-pings',
   'spec-web-search',
   'spec-thinking',
+  'max-tokens',
 ];
 const fixtures = Object.fromEntries(FIXTURES.map((name) => [name, fixture(name)]));
 
@@ -84,7 +85,8 @@ describe('<ChatStream/>', () => {
   });
 
   it('shows the error and Resume after a dropped connection; Resume finishes it without duplicated text', async () => {
-    const { send, store, user } = setup('text-pings;fault=drop-after-events:9');
+    // `times=1`: the drop hits the first request only, so the continuation gets through.
+    const { send, store, user } = setup('text-pings;fault=drop-after-events:9;times=1');
     const textOf = (state: Parameters<typeof toMessage>[0]) =>
       (toMessage(state)?.content[0] as { text?: string } | undefined)?.text;
     const fullText = textOf(await accumulate(fixture('text-pings')));
@@ -300,5 +302,60 @@ describe('<ChatStream/> shell', () => {
     await user.type(field(), 'Hi{Enter}');
     await waitFor(() => expect(answerStatus()).toBe('complete'));
     expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
+  });
+});
+
+describe('<ChatStream/> with the store actions', () => {
+  it('continues an answer cut off by max_tokens in place with Continue', async () => {
+    const more = ' and the continuation that finishes it.';
+    const scripted = scriptedFetch(
+      () => sse(fixture('max-tokens')),
+      () => sse(textAnswer(more)),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Tell me{Enter}');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const text = () => log().querySelector('.ms-message--assistant .ms-text')?.textContent ?? '';
+    const before = text();
+    expect(screen.getByText('The answer reached the length limit.')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(scripted.requests).toHaveLength(2));
+    await waitFor(() => expect(text()).toContain('finishes it.'));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(store.getState().turns.filter((t) => t.role === 'assistant')).toHaveLength(1);
+    expect(text().startsWith(before.trimEnd())).toBe(true);
+    expect(screen.queryByText('The answer reached the length limit.')).toBeNull();
+  });
+
+  it('regenerates an answer with Regenerate (the store keeps the old one as a branch)', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const first = store.getState().turns.at(-1)?.id;
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const last = store.getState().turns.at(-1);
+    expect(last?.id).not.toBe(first);
+    expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
+  });
+
+  it('edits a user message in place and sends the new version', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const you = screen.getByRole('article', { name: 'You said' });
+    await user.click(within(you).getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' });
+    await user.clear(editor);
+    await user.type(editor, 'Hello again');
+    await user.click(screen.getByRole('button', { name: 'Send edited message' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(within(log()).getByText('Hello again')).toBeDefined();
+    expect(within(log()).queryByText('Hi')).toBeNull();
   });
 });
