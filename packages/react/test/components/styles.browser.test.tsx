@@ -41,7 +41,7 @@ describe('default stylesheet', () => {
       getComputedStyle(e).getPropertyValue('--ms-bg').trim(),
     );
     expect(light).toBe('#ffffff');
-    expect(dark).toBe('#15171b');
+    expect(dark).toBe('#1b1a18');
   });
 
   it('shows a focus ring on keyboard focus', async () => {
