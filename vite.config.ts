@@ -44,6 +44,7 @@ export default defineConfig({
           root: 'packages/mock',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/support/fixture-modules.ts'],
         },
       },
       {
@@ -97,6 +98,21 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The packed tarballs in apps a stranger would make (a Vite app from the react README,
+        // examples/nextjs), installed outside the workspace, built and driven in Chromium.
+        resolve,
+        test: {
+          name: 'consumer',
+          root: 'tests/consumer',
+          include: ['*.test.ts'],
+          environment: 'node',
+          globalSetup: ['global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -57,6 +57,6 @@ export const FallbackBlock: Story = {
     <GenericBlockView block={loaded.block as BlockState} defaultOpen />
   ),
   play: async ({ canvas }) => {
-    await expect(canvas.getByText(/"to_model": "claude-sonnet-5"/)).toBeVisible();
+    await expect(canvas.getByText(/"to": \{\s*"model": "claude-sonnet-5"/)).toBeVisible();
   },
 };

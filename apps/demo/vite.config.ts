@@ -7,6 +7,10 @@ import { sourceAliases } from '../../scripts/source-aliases.js';
  * With ANTHROPIC_API_KEY set, the dev server answers /v1/messages through the core's proxy
  * handler (the key stays in this process) and the page talks to the real API. Without it,
  * the page answers from the built-in mock in a service worker.
+ *
+ * The proxy's defaults guard the key: only this page's own origin, JSON bodies under 32 MiB,
+ * the fields the kit sends, no server tools or MCP servers, redirects never followed. The
+ * dev server has no users, so there is no `authorize` here; a deployed app needs one.
  */
 function messagesProxy(apiKey: string | undefined): Plugin {
   return {

@@ -32,14 +32,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
         build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 100_000 },
       }),
     );
-    // The mock lives in a service worker: the build must ship it, and the big fixtures as assets.
+    // The mock lives in a service worker: the build must ship it, and the big fixtures as
+    // lazy chunks of their own (string modules, see the mock's catalog).
     if (!existsSync(join(outDir, 'mockServiceWorker.js'))) {
       throw new Error(`The demo build has no mockServiceWorker.js (in ${outDir}).`);
     }
     const assets = readdirSync(join(outDir, 'assets'));
     for (const name of ['long-markdown', 'large-tool-input']) {
-      if (!assets.some((file) => file.startsWith(`${name}-`) && file.endsWith('.sse'))) {
-        throw new Error(`The demo build has no ${name} fixture asset: ${assets.join(', ')}`);
+      if (!assets.some((file) => file.startsWith(`${name}.sse-`) && file.endsWith('.js'))) {
+        throw new Error(`The demo build has no ${name} fixture chunk: ${assets.join(', ')}`);
       }
     }
 

@@ -180,4 +180,40 @@ describe('the demo through its dev server proxy, over real HTTP', () => {
     expect(sent.some((s) => 'x-api-key' in s.headers || 'authorization' in s.headers)).toBe(false);
     await expect(page.content()).resolves.not.toContain(API_KEY);
   });
+
+  it("refuses what another site's page or a hand-made request may not spend the key on", async () => {
+    const before = replay.requests.filter((request) => request.method === 'POST').length;
+    const body = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const endpoint = `${devUrl}v1/messages`;
+    // A form-like cross-site POST: no preflight, so only the proxy can refuse it.
+    const crossSite = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'text/plain;charset=UTF-8',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+      body,
+    });
+    expect(crossSite.status).toBe(403);
+    const notJson = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    expect(notJson.status).toBe(415);
+    const smuggled = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...JSON.parse(body), service_tier: 'priority' }),
+    });
+    expect(smuggled.status).toBe(400);
+    expect((await smuggled.json()).error.message).toMatch(/^service_tier: /);
+    expect(replay.requests.filter((request) => request.method === 'POST')).toHaveLength(before);
+  });
 });

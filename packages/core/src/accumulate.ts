@@ -1,6 +1,7 @@
-import { type EventStreamBody, EventStreamDecoder, openChunkSource } from './decode.js';
+import { type EventStreamBody, openChunkSource } from './body.js';
 import { type EndCause, endStream } from './end.js';
 import { reduceStream } from './reduce.js';
+import { EventStreamDecoder } from './sse.js';
 import { createStreamState, type StreamState } from './state.js';
 
 /**

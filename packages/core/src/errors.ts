@@ -3,7 +3,8 @@
  *
  * `type` is the API's error type where the server said one (`overloaded_error`,
  * `rate_limit_error`, …) or one of the kit's own: `network_error`, `stream_interrupted`,
- * `idle_timeout`, `invalid_response`.
+ * `idle_timeout`, `invalid_response`, `invalid_endpoint` (a relative endpoint where nothing
+ * can resolve it), `headers_error` (the `headers()` callback threw).
  */
 export interface StreamError {
   readonly type: string;
@@ -105,6 +106,12 @@ export function describeError(error: {
       return 'The answer stalled: no data arrived for too long. Resume to continue it.';
     case 'invalid_response':
       return 'The server did not answer with an event stream. Check the endpoint.';
+    case 'invalid_endpoint':
+      return (
+        error.message || 'The endpoint is not a URL this runtime can fetch. Use an absolute URL.'
+      );
+    case 'headers_error':
+      return 'The request headers could not be prepared (the headers callback failed). Check it, then try again.';
     case 'invalid_request_error':
       return error.message
         ? `The request was rejected: ${error.message}`

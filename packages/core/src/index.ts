@@ -4,14 +4,14 @@
 // --- Events to state: the reducer and what it produces --------------------------------------
 export { accumulate } from './accumulate.js';
 // --- Bytes to events: SSE decoding ----------------------------------------------------------
+export type { EventStreamBody } from './body.js';
 export {
-  decodeEventStream,
-  type EventStreamBody,
-  EventStreamDecoder,
-  SSE_LINE_END,
-  splitSseLines,
-  toStreamEvent,
-} from './decode.js';
+  type ContinuationOptions,
+  canResume,
+  continuationRequest,
+  defaultInstruction,
+} from './continuation.js';
+export { decodeEventStream } from './decode.js';
 // --- Streaming a request: the transport, its options and its defaults ----------------------
 export {
   DEFAULT_ENDPOINT,
@@ -31,10 +31,18 @@ export {
   retryAfterMs,
   type StreamError,
 } from './errors.js';
+export { toStreamEvent } from './events.js';
+export { mergeContinuation } from './merge.js';
 export { emptyMessage, liveToMessage, toMessage } from './message.js';
 // --- Helpers: partial JSON, plain objects ----------------------------------------------------
 export { isPlainObject } from './object.js';
-export { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
+export {
+  DEFAULT_MAX_JSON_DEPTH,
+  type JsonSyntaxError,
+  type PartialJsonOptions,
+  PartialJsonParser,
+  parsePartialJson,
+} from './partial-json.js';
 // --- Wire types of the Messages API ----------------------------------------------------------
 export {
   type Citation,
@@ -82,16 +90,14 @@ export {
   type WebSearchResult,
   type WebSearchToolResultBlock,
 } from './protocol.js';
-export { MAX_DIAGNOSTICS, mergeUsage, reduceStream } from './reduce.js';
 export {
-  type ContinuationOptions,
-  canResume,
-  continuationRequest,
-  defaultInstruction,
-  mergeContinuation,
-  type ResumeStrategy,
-  resumeStrategyFor,
-} from './resume.js';
+  MAX_DIAGNOSTIC_EVENT_CHARS,
+  MAX_DIAGNOSTICS,
+  MAX_SUPERSEDED,
+  mergeUsage,
+  reduceStream,
+} from './reduce.js';
+export { type ResumeStrategy, resumeStrategyFor } from './resume-strategy.js';
 // --- Sending an answer back: history and resume ---------------------------------------------
 export {
   isSendableBlock,
@@ -100,6 +106,7 @@ export {
   sendableContent,
   toBlockParam,
 } from './sendable.js';
+export { EventStreamDecoder, SSE_LINE_END, splitSseLines } from './sse.js';
 export {
   type AttemptSummary,
   type BlockState,

@@ -104,6 +104,20 @@ function show(c: number): string {
 }
 
 /**
+ * How deep containers may nest before the parser stops with an error. A read copies the
+ * open containers on the path to the cursor, so without a limit a pathological input
+ * (`[[[[…` a million deep) would make every read cost its depth and hold that many frames.
+ * Real tool inputs stay far below this; past it, `error` says so, the value stays what it
+ * was, and the raw text is still all there (a block's `inputJson`).
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 256;
+
+export interface PartialJsonOptions {
+  /** Containers nested deeper than this are a syntax error. Default `DEFAULT_MAX_JSON_DEPTH`. */
+  readonly maxDepth?: number;
+}
+
+/**
  * Parses JSON text that arrives in pieces, exposing the best-effort value after each one.
  *
  * What a read shows is always a prefix-consistent view of the final value: partial
@@ -111,6 +125,12 @@ function show(c: number): string {
  * UI never renders something it later has to take back.
  */
 export class PartialJsonParser {
+  private readonly maxDepth: number;
+
+  constructor(options: PartialJsonOptions = {}) {
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  }
+
   private state = S_VALUE;
   private total = 0;
   private failure: JsonSyntaxError | null = null;
@@ -232,10 +252,10 @@ export class PartialJsonParser {
     for (let d = stack.length - 1; d >= 0; d--) {
       const f = stack[d] as Frame;
       if (f.dirty || rebuilt) {
-        // The copies are the measured-fastest forms in V8: concat beats slice + push by
-        // about 2× (one allocation of the final size), and a spread-copied object is ~10×
-        // slower to add a property to than an Object.assign copy. Object.assign would call
-        // the `__proto__` setter, so an object holding that key takes the safe path.
+        // The copies are the fastest forms in V8 (bench/src/partial-json.ts measures them):
+        // concat allocates the final size once, where slice + push grows; and an
+        // Object.assign copy takes a new property faster than a spread copy. Object.assign
+        // would call the `__proto__` setter, so an object holding that key takes the safe path.
         if (f.isArray) {
           const items = f.value as unknown[];
           f.snapshot = hasChild ? items.concat([child]) : items.slice();
@@ -399,10 +419,11 @@ export class PartialJsonParser {
   private valueStart(c: number, i: number, base: number): number {
     switch (c) {
       case 0x7b:
-        this.open(false);
-        return i + 1;
       case 0x5b:
-        this.open(true);
+        if (this.stack.length >= this.maxDepth) {
+          return this.fail(`Nesting deeper than ${this.maxDepth} levels`, base + i);
+        }
+        this.open(c === 0x5b);
         return i + 1;
       case 0x22:
         this.startString(false);
@@ -625,12 +646,15 @@ export class PartialJsonParser {
  * One-shot convenience: parse a (possibly partial) text, for callers that already hold
  * the accumulated text (e.g. when restoring a stream) and need no incremental reads.
  */
-export function parsePartialJson(text: string): {
+export function parsePartialJson(
+  text: string,
+  options: PartialJsonOptions = {},
+): {
   value: unknown;
   error: JsonSyntaxError | null;
   done: boolean;
 } {
-  const parser = new PartialJsonParser();
+  const parser = new PartialJsonParser(options);
   parser.write(text);
   return { value: parser.value(), error: parser.error, done: parser.done };
 }

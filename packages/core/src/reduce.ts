@@ -1,6 +1,7 @@
 import { errorFromEvent } from './errors.js';
 import { emptyMessage } from './message.js';
-import { PartialJsonParser, parsePartialJson } from './partial-json.js';
+import { isPlainObject, setOwn } from './object.js';
+import { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 import type {
   ContentBlock,
   ContentBlockDelta,
@@ -52,6 +53,7 @@ const KNOWN_BLOCK_TYPES = new Set([
   'mcp_tool_result',
   'container_upload',
   'fallback',
+  'compaction',
 ]);
 
 function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
@@ -125,6 +127,12 @@ function describeType(data: unknown): string | undefined {
  */
 export const MAX_DIAGNOSTICS = 256;
 
+/**
+ * Past this many characters of JSON, a diagnostic keeps an excerpt of its event rather than
+ * the event (see `Diagnostic`).
+ */
+export const MAX_DIAGNOSTIC_EVENT_CHARS = 2_048;
+
 function diagnose(
   state: StreamState,
   code: DiagnosticCode,
@@ -134,9 +142,27 @@ function diagnose(
   if (state.diagnostics.length >= MAX_DIAGNOSTICS) {
     return { ...state, diagnosticsDropped: (state.diagnosticsDropped ?? 0) + 1 };
   }
-  const diagnostic: Diagnostic =
-    event === undefined ? { code, message } : { code, message, event: event as StreamEvent };
-  return { ...state, diagnostics: [...state.diagnostics, diagnostic] };
+  return { ...state, diagnostics: [...state.diagnostics, diagnosticFor(code, message, event)] };
+}
+
+function diagnosticFor(code: DiagnosticCode, message: string, event: unknown): Diagnostic {
+  if (event === undefined) return { code, message };
+  // At most MAX_DIAGNOSTICS per state reach this, so measuring each costs a bounded amount.
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(event);
+  } catch {
+    text = undefined; // a cycle or a BigInt cannot come from the wire; keep such an event as is
+  }
+  if (text === undefined || text.length <= MAX_DIAGNOSTIC_EVENT_CHARS) {
+    return { code, message, event: event as StreamEvent };
+  }
+  return {
+    code,
+    message,
+    excerpt: text.slice(0, MAX_DIAGNOSTIC_EVENT_CHARS),
+    eventChars: text.length,
+  };
 }
 
 /** Content after `message_stop` is still applied (never lose what arrived), but reported. */
@@ -151,32 +177,74 @@ function afterStopCheck(state: StreamState, event: StreamEvent): StreamState {
 
 const EMPTY_MESSAGE: LiveMessage = emptyMessage();
 
+/**
+ * How many superseded messages a state keeps (the most recent ones). A gateway that splices
+ * many retries into one stream must not make each further `message_start` cost more.
+ */
+export const MAX_SUPERSEDED = 16;
+
 function startMessage(state: StreamState, wire: unknown, event: StreamEvent): StreamState {
-  if (wire === null || typeof wire !== 'object') {
+  if (!isPlainObject(wire)) {
     return diagnose(state, 'malformed_event', 'message_start without a message object.', event);
   }
   const { content, ...rest } = wire as Partial<Message>;
   const message: LiveMessage = {
     ...EMPTY_MESSAGE,
     ...rest,
-    usage: { ...(rest.usage ?? {}) },
+    usage: isPlainObject(rest.usage) ? { ...rest.usage } : {},
     content: Array.isArray(content)
       ? content.map((block, index) => createBlockState(index, block, 'complete'))
       : [],
   };
   if (state.message === null) return { ...state, message };
+  if (state.message.id === '' && placeholderOf(state)) {
+    // Content came first (a proxy reordered or dropped events) and an empty message was
+    // started for it: this message_start names that message, it does not replace it.
+    return { ...state, message: fillPlaceholder(state.message, message) };
+  }
   const spliced = diagnose(
     state,
     'second_message_start',
     `A second message_start (${message.id || 'no id'}) replaced ${state.message.id || 'the message'}; the earlier one is kept in superseded.`,
     event,
   );
-  return {
-    ...spliced,
-    message,
-    stopReceived: false,
-    superseded: [...state.superseded, settleBlocks(state.message)],
-  };
+  const kept = state.superseded;
+  const superseded =
+    kept.length < MAX_SUPERSEDED
+      ? [...kept, settleBlocks(state.message)]
+      : [...kept.slice(kept.length - MAX_SUPERSEDED + 1), settleBlocks(state.message)];
+  const next: StreamState = { ...spliced, message, stopReceived: false, superseded };
+  return kept.length < MAX_SUPERSEDED
+    ? next
+    : { ...next, supersededDropped: (state.supersededDropped ?? 0) + 1 };
+}
+
+/** The current message is the placeholder `withMessage` started (its diagnostic says so). */
+function placeholderOf(state: StreamState): boolean {
+  return state.diagnostics.some((d) => d.code === 'event_before_message_start');
+}
+
+/**
+ * The placeholder with the late message_start's fields: content (and anything a
+ * message_delta already set) stays; the start's non-null fields and usage fill the rest.
+ */
+function fillPlaceholder(placeholder: LiveMessage, started: LiveMessage): LiveMessage {
+  const next: Record<string, unknown> = { ...placeholder };
+  for (const key of Object.keys(started)) {
+    if (key === 'content' || key === 'usage') continue;
+    const value = (started as Record<string, unknown>)[key];
+    const current = next[key];
+    if (
+      value !== null &&
+      value !== undefined &&
+      (current === null || current === '' || current === undefined)
+    ) {
+      setOwn(next, key, value);
+    }
+  }
+  next.usage = mergeUsage(started.usage, placeholder.usage);
+  if (placeholder.content.length === 0) next.content = started.content;
+  return next as unknown as LiveMessage;
 }
 
 /** Content can arrive before `message_start` (a proxy that dropped it): keep it anyway. */
@@ -198,11 +266,12 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
   const { type: _type, delta, usage, ...extra } = event;
   const next: Record<string, unknown> = { ...message };
   // Fields a delta may set; a null never erases what an earlier delta said (the same rule
-  // as usage), and the message's own structure (content, usage) is never replaced.
-  for (const source of [extra, delta !== null && typeof delta === 'object' ? delta : {}]) {
+  // as usage), and the message's own structure (content, usage) is never replaced. A
+  // `__proto__` key from the wire is a field like any other, never a prototype.
+  for (const source of [extra, isPlainObject(delta) ? delta : {}]) {
     for (const [key, value] of Object.entries(source)) {
       if (value === null || value === undefined || PROTECTED_FIELDS.has(key)) continue;
-      next[key] = value;
+      setOwn(next, key, value);
     }
   }
   next.usage = mergeUsage(message.usage, usage);
@@ -216,11 +285,11 @@ const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
  * `message_start` value; fields nobody knows yet pass through.
  */
 export function mergeUsage(base: Usage, update: Usage | null | undefined): Usage {
-  if (update === null || typeof update !== 'object') return base;
+  if (!isPlainObject(update)) return base;
   const merged: Usage = { ...base };
   for (const key of Object.keys(update)) {
     const value = update[key];
-    if (value !== null && value !== undefined) merged[key] = value;
+    if (value !== null && value !== undefined) setOwn(merged, key, value);
   }
   return merged;
 }
@@ -241,6 +310,9 @@ export function settleBlocks(message: LiveMessage): LiveMessage {
 
 /** Position of the block with wire index `index` in `content`, or -1. */
 function findBlock(content: readonly BlockState[], index: number): number {
+  // An event without a valid index (a proxy mangled it) matches no block; `content[undefined]`
+  // would otherwise "match" as undefined === undefined.
+  if (!Number.isInteger(index)) return -1;
   if (content[index]?.index === index) return index;
   for (let i = content.length - 1; i >= 0; i--) {
     if (content[i]?.index === index) return i;
@@ -258,7 +330,11 @@ function replaceBlock(state: StreamState, position: number, block: BlockState): 
   const content = message.content.slice();
   content[position] = block;
   message.content = content;
-  if (state.attempts !== undefined || state.diagnosticsDropped !== undefined) {
+  if (
+    state.attempts !== undefined ||
+    state.diagnosticsDropped !== undefined ||
+    state.supersededDropped !== undefined
+  ) {
     return { ...state, message };
   }
   return {
@@ -323,7 +399,25 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
   let position = content.length;
   while (position > 0 && (content[position - 1] as BlockState).index > event.index) position--;
   content.splice(position, 0, block);
-  return { ...next, message: { ...message, content } };
+  const serving = block.block.type === 'fallback' ? fallbackModel(block.block) : undefined;
+  return {
+    ...next,
+    message:
+      serving === undefined ? { ...message, content } : { ...message, content, model: serving },
+  };
+}
+
+/**
+ * The model that serves the rest of the answer after a server-side fallback: the block's
+ * `to` (`{ model }` on the wire; a bare string or `to_model` from older recordings).
+ * `message.model` follows it, as the SDK's accumulator does.
+ */
+function fallbackModel(block: ContentBlock): string | undefined {
+  const to = (block as { to?: unknown }).to;
+  if (isPlainObject(to) && typeof to.model === 'string' && to.model !== '') return to.model;
+  if (typeof to === 'string' && to !== '') return to;
+  const legacy = (block as { to_model?: unknown }).to_model;
+  return typeof legacy === 'string' && legacy !== '' ? legacy : undefined;
 }
 
 function stopBlock(state: StreamState, index: number, event: StreamEvent): StreamState {
@@ -395,6 +489,7 @@ const KNOWN_DELTA_TYPES = new Set([
   'signature_delta',
   'input_json_delta',
   'citations_delta',
+  'compaction_delta',
 ]);
 
 /**
@@ -441,6 +536,22 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
     case 'input_json_delta':
       if (!hasInput(block) || typeof delta.partial_json !== 'string') return undefined;
       return appendInputJson(current, delta.partial_json as string);
+    case 'compaction_delta': {
+      // Beta: a compaction block's summary streams into its `content`; `encrypted_content`
+      // is opaque and must go back verbatim, so the latest one sent is kept.
+      if (block.type !== 'compaction') return undefined;
+      const { content, encrypted_content: encrypted } = delta as {
+        content?: unknown;
+        encrypted_content?: unknown;
+      };
+      if (typeof content !== 'string' && typeof encrypted !== 'string') return undefined;
+      const next = { ...block };
+      if (typeof content === 'string') {
+        next.content = (typeof block.content === 'string' ? block.content : '') + content;
+      }
+      if (typeof encrypted === 'string') next.encrypted_content = encrypted;
+      return withBlock(current, next);
+    }
     default:
       return undefined;
   }
@@ -450,50 +561,77 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
 // Tool input
 
 /**
- * The parser behind each input-bearing block. It is mutable and shared between
- * successive states of one block, which is what keeps each fragment O(fragment). Each
- * reader records the text it has seen; reading an older block (or reducing from an older
- * state again) re-parses its own text instead of trusting a parser that has moved on. That
- * keeps the reducer pure for callers who branch, at no cost to those who do not.
+ * The fragments of one block's input and the parser that reads them, shared (mutable)
+ * between successive states of that block. Fragments are only queued as they arrive; the
+ * parser catches up when somebody reads `input` (or `inputError`), from where the last read
+ * stopped, so an input nobody reads costs a push per fragment, and one read at every frame
+ * costs each character once.
+ */
+class InputLineage {
+  readonly parser = new PartialJsonParser();
+  /** Fragments appended but not yet written to the parser. */
+  pending: string[] = [];
+  /** How many fragments the parser has seen. */
+  parsed = 0;
+  /** How many fragments were appended. */
+  total = 0;
+}
+
+/**
+ * One state's view of its block's input: the first `count` fragments of a lineage (the
+ * text `json`). Reading a state the lineage has moved past (an older state, or a branch
+ * reduced again from one) parses its own text once instead of trusting the shared parser.
+ * That keeps the reducer pure for callers who branch, at no cost to those who do not.
  */
 class InputReader {
-  private cached: { value: unknown } | undefined;
+  private cached: { value: unknown; error: JsonSyntaxError | null } | undefined;
 
   constructor(
-    readonly parser: PartialJsonParser,
+    readonly lineage: InputLineage,
+    readonly count: number,
     readonly json: string,
     /** The `input` of `content_block_start`, shown until the JSON yields a value. */
     readonly initial: unknown,
   ) {}
 
-  /** The parser has seen exactly this reader's text and nothing more. */
-  get current(): boolean {
-    return this.parser.consumed === this.json.length;
-  }
-
-  value(): unknown {
-    if (this.cached === undefined) {
-      const value = this.current ? this.parser.value() : parsePartialJson(this.json).value;
-      this.cached = { value: value === undefined ? (this.initial ?? {}) : value };
+  read(): { value: unknown; error: JsonSyntaxError | null } {
+    if (this.cached !== undefined) return this.cached;
+    const lineage = this.lineage;
+    let value: unknown;
+    let error: JsonSyntaxError | null;
+    if (lineage.parsed <= this.count) {
+      const behind = this.count - lineage.parsed;
+      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
+      if (behind > 0) {
+        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
+        lineage.parsed = this.count;
+      }
+      value = lineage.parser.value();
+      error = lineage.parser.error;
+    } else {
+      ({ value, error } = parsePartialJson(this.json));
     }
-    return this.cached.value;
+    this.cached = { value: value === undefined ? (this.initial ?? {}) : value, error };
+    return this.cached;
   }
 }
 
 /**
  * A block whose `input` is read from its reader on demand. A class so that the reader can
  * ride along in a private field (invisible to spreads, equality and JSON) and every
- * instance can share one getter; both make a delta several times cheaper than a closure
- * and a side table. `input` is still an own enumerable property, so spreading, comparing
- * and serializing the block see the value, like on any plain block.
+ * instance can share one getter; both make a delta cheaper than a closure and a side table
+ * (the tool-input rows of `pnpm bench`, bench/src/pipeline.ts). `input` is still an own
+ * enumerable property, so spreading, comparing and serializing the block see the value,
+ * like on any plain block.
  */
 class InputBlock {
   readonly #reader: InputReader;
 
   constructor(fields: ContentBlock, reader: InputReader) {
     const self = this as unknown as Record<string, unknown>;
-    // Every field but `input`, without reading it (that would parse the previous text).
-    for (const key of Object.keys(fields)) if (key !== 'input') self[key] = fields[key];
+    // Every field but `input`, without reading it (that would parse the previous text); a
+    // `__proto__` field stays a field (assigning it would swap this block's prototype).
+    for (const key of Object.keys(fields)) if (key !== 'input') setOwn(self, key, fields[key]);
     this.#reader = reader;
     Object.defineProperty(this, 'input', INPUT_PROPERTY);
   }
@@ -505,7 +643,16 @@ class InputBlock {
 
 const INPUT_PROPERTY: PropertyDescriptor = {
   get(this: InputBlock) {
-    return InputBlock.readerOf(this)?.value();
+    return InputBlock.readerOf(this)?.read().value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** `inputError` of a block state, read (and so parsed) only when asked, like `input`. */
+const INPUT_ERROR_PROPERTY: PropertyDescriptor = {
+  get(this: BlockState) {
+    return InputBlock.readerOf(this.block)?.read().error ?? null;
   },
   enumerable: true,
   configurable: true,
@@ -514,28 +661,38 @@ const INPUT_PROPERTY: PropertyDescriptor = {
 function appendInputJson(current: BlockState, fragment: string): BlockState {
   const previous = InputBlock.readerOf(current.block);
   const before = current.inputJson ?? '';
-  let parser = previous?.parser;
-  if (parser === undefined || !previous?.current || previous.json !== before) {
-    parser = new PartialJsonParser();
-    parser.write(before);
+  let lineage = previous?.lineage;
+  if (lineage === undefined || lineage.total !== previous?.count || previous.json !== before) {
+    // The first fragment, or a state the shared lineage has moved past (a branch).
+    lineage = new InputLineage();
+    if (before !== '') {
+      lineage.pending.push(before);
+      lineage.total = 1;
+    }
   }
-  parser.write(fragment);
+  lineage.pending.push(fragment);
+  lineage.total++;
   const reader = new InputReader(
-    parser,
+    lineage,
+    lineage.total,
     before + fragment,
     previous ? previous.initial : (current.block as { input?: unknown }).input,
   );
   const block = new InputBlock(current.block, reader) as unknown as ContentBlock;
   // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
   // spread clone on a slow path, and this runs for every fragment.
-  if (current.otherDeltas === undefined && current.otherDeltasDropped === undefined) {
-    return {
-      index: current.index,
-      status: current.status,
-      block,
-      inputJson: reader.json,
-      inputError: parser.error,
-    };
+  const next: BlockState =
+    current.otherDeltas === undefined && current.otherDeltasDropped === undefined
+      ? { index: current.index, status: current.status, block, inputJson: reader.json }
+      : { ...withoutInputError(current), block, inputJson: reader.json };
+  return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
+}
+
+/** A copy of a block state without its `inputError` (not read: reading it would parse). */
+function withoutInputError(entry: BlockState): BlockState {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) {
+    if (key !== 'inputError') copy[key] = (entry as unknown as Record<string, unknown>)[key];
   }
-  return { ...current, block, inputJson: reader.json, inputError: parser.error };
+  return copy as unknown as BlockState;
 }

@@ -64,13 +64,19 @@ export type DiagnosticCode =
   | 'internal_error';
 
 /**
- * A protocol anomaly the reducer recovered from. The offending event is kept whole, so
- * nothing that arrived is lost even when it could not be applied.
+ * A protocol anomaly the reducer recovered from. The offending event is kept whole when it
+ * is small; a large one (past `MAX_DIAGNOSTIC_EVENT_CHARS` of JSON) is kept as the start of
+ * its JSON text in `excerpt`, with its full length in `eventChars`, so a stream of large
+ * bad events cannot hold megabytes alive through its diagnostics.
  */
 export interface Diagnostic {
   readonly code: DiagnosticCode;
   readonly message: string;
   readonly event?: StreamEvent;
+  /** The first `MAX_DIAGNOSTIC_EVENT_CHARS` characters of a large event's JSON. */
+  readonly excerpt?: string;
+  /** The length of that event's JSON text. */
+  readonly eventChars?: number;
 }
 
 export interface StreamState {
@@ -82,6 +88,8 @@ export interface StreamState {
    * retry upstream and splice the retry into one response). Oldest first.
    */
   readonly superseded: readonly LiveMessage[];
+  /** Superseded messages past the most recent `MAX_SUPERSEDED`, counted but not kept. */
+  readonly supersededDropped?: number;
   /** `message_stop` arrived: the answer is whole, whatever happens to the connection next. */
   readonly stopReceived: boolean;
   readonly error: StreamError | null;

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { decodeEventStream, EventStreamDecoder, toStreamEvent } from '../src/decode.js';
+import { decodeEventStream } from '../src/decode.js';
+import { toStreamEvent } from '../src/events.js';
 import type { StreamEvent } from '../src/protocol.js';
+import { EventStreamDecoder } from '../src/sse.js';
 
 const encoder = new TextEncoder();
 const utf8 = (text: string): Uint8Array => encoder.encode(text);
@@ -1013,5 +1015,17 @@ describe('toStreamEvent: the compact delta fast path', () => {
       index: 0,
       delta: { type: 'text_delta', text: 'a', x: 'b' },
     });
+  });
+});
+
+describe('decodeEventStream on a locked stream', () => {
+  it('returns an iterator whose first next() rejects, instead of throwing', async () => {
+    const body = new ReadableStream<Uint8Array>();
+    body.getReader(); // locks it
+    let iterator: AsyncGenerator<StreamEvent, void, undefined> | undefined;
+    expect(() => {
+      iterator = decodeEventStream(body);
+    }).not.toThrow();
+    await expect(iterator?.next()).rejects.toThrow(TypeError);
   });
 });

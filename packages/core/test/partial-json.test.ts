@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PartialJsonParser, parsePartialJson } from '../src/partial-json.js';
+import { isPlainObject } from '../src/object.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  PartialJsonParser,
+  parsePartialJson,
+} from '../src/partial-json.js';
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -40,10 +45,6 @@ function hasLoneSurrogate(s: string): boolean {
     }
   }
   return false;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -643,7 +644,8 @@ describe('properties', () => {
           const midNumber = /[0-9]/.test(text.charAt(k - 1)) && /[0-9.eE+-]/.test(text.charAt(k));
           if (parsed.ok && !midNumber) {
             expect(v).toEqual(parsed.value);
-            expect(Object.is(v, parsed.value) || typeof v === 'object').toBe(true);
+            // A scalar exactly as JSON.parse gives it (Object.is tells -0 from 0).
+            if (v === null || typeof v !== 'object') expect(Object.is(v, parsed.value)).toBe(true);
           }
           expect(p.done).toBe(parsed.ok);
           if (v !== undefined) expect(isConsistentWith(v, final), `prefix ${k}`).toBe(true);
@@ -703,5 +705,32 @@ describe('properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('nesting depth', () => {
+  it(`stops with an error past DEFAULT_MAX_JSON_DEPTH levels and keeps the last good value`, () => {
+    const p = new PartialJsonParser();
+    p.write('['.repeat(DEFAULT_MAX_JSON_DEPTH));
+    expect(p.error).toBeNull();
+    const before = p.value();
+    p.write('[[[1]]]');
+    expect(p.error).toEqual({
+      message: `Nesting deeper than ${DEFAULT_MAX_JSON_DEPTH} levels at position ${DEFAULT_MAX_JSON_DEPTH}`,
+      position: DEFAULT_MAX_JSON_DEPTH,
+    });
+    expect(p.value()).toBe(before);
+    expect(p.consumed).toBe(DEFAULT_MAX_JSON_DEPTH + 7);
+  });
+
+  it('takes a lower limit per parser, objects and arrays alike', () => {
+    expect(parsePartialJson('{"a":[{"b":1}]}', { maxDepth: 3 })).toEqual({
+      value: { a: [{ b: 1 }] },
+      error: null,
+      done: true,
+    });
+    const deeper = parsePartialJson('{"a":[{"b":[1]}]}', { maxDepth: 3 });
+    expect(deeper.error?.position).toBe(11);
+    expect(deeper.value).toStrictEqual({ a: [{}] });
   });
 });

@@ -1,71 +1,20 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageRequest } from '../src/protocol.js';
 import { createMessagesProxy, ProxyRejection, toNodeHandler } from '../src/proxy.js';
-
-const KEY = 'sk-ant-secret-do-not-leak-1234567890';
-
-interface Call {
-  url: string;
-  method: string | undefined;
-  headers: Headers;
-  body: Record<string, unknown>;
-  signal: AbortSignal | null | undefined;
-}
-
-/** An injected upstream fetch that records each call and answers with `respond`. */
-function recordingFetch(respond: (call: Call) => Response | Promise<Response> = () => sse()) {
-  const calls: Call[] = [];
-  const impl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const call: Call = {
-      url: String(input),
-      method: init?.method,
-      headers: new Headers(init?.headers),
-      body: JSON.parse(String(init?.body)),
-      signal: init?.signal,
-    };
-    calls.push(call);
-    return respond(call);
-  };
-  return { calls, fetch: impl as typeof fetch };
-}
-
-const SSE_TEXT =
-  'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1"}}\n\n' +
-  'event: message_stop\ndata: {"type":"message_stop"}\n\n';
-
-function sse(text = SSE_TEXT, headers: Record<string, string> = {}): Response {
-  return new Response(text, {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', ...headers },
-  });
-}
-
-const validBody = (overrides: Record<string, unknown> = {}) => ({
-  model: 'claude-haiku-4-5',
-  max_tokens: 256,
-  stream: true,
-  messages: [{ role: 'user', content: 'Say hi in 3 words' }],
-  ...overrides,
-});
-
-function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
-  return new Request('http://proxy.test/api/messages', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-    signal,
-  });
-}
-
-async function expectApiError(response: Response, status: number, type: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers.get('content-type')).toBe('application/json');
-  const json = await response.json();
-  expect(json).toEqual({ type: 'error', error: { type, message: expect.any(String) } });
-  return json as { error: { message: string } };
-}
+import {
+  close,
+  expectApiError,
+  KEY,
+  listen,
+  post,
+  recordingFetch,
+  recordingServer,
+  type SeenRequest,
+  validBody,
+  visibleText,
+  within,
+} from './support/proxy-http.js';
 
 describe('createMessagesProxy: upstream request', () => {
   it('POSTs to <baseURL>/v1/messages with its own key, the default version and JSON, dropping the client credentials', async () => {
@@ -219,6 +168,7 @@ describe('createMessagesProxy: what it refuses', () => {
     });
     const request = new Request('http://proxy.test/api/messages', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: broken,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
@@ -454,12 +404,6 @@ describe('createMessagesProxy: the upstream response', () => {
 });
 
 describe('createMessagesProxy: the key never leaks', () => {
-  const leakIn = async (response: Response) => {
-    const parts = [await response.text()];
-    for (const [name, value] of response.headers) parts.push(name, value);
-    return parts.join('\n');
-  };
-
   it.each<[string, Parameters<typeof createMessagesProxy>[0], () => Request]>([
     ['success', { apiKey: KEY }, () => post(validBody())],
     ['405', { apiKey: KEY }, () => new Request('http://proxy.test/', { method: 'GET' })],
@@ -504,7 +448,7 @@ describe('createMessagesProxy: the key never leaks', () => {
     const up = recordingFetch();
     const handler = createMessagesProxy({ fetch: up.fetch, ...options });
     const response = await handler(request());
-    expect(await leakIn(response)).not.toContain(KEY);
+    expect(await visibleText(response)).not.toContain(KEY);
   });
 });
 
@@ -514,47 +458,21 @@ describe('createMessagesProxy: the key never leaks', () => {
 
 type UpstreamRoute = (req: IncomingMessage, res: ServerResponse) => void;
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
-}
-
-async function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('toNodeHandler over real sockets', () => {
   let route: UpstreamRoute = (_req, res) => res.end();
-  const seen: Array<{ headers: IncomingMessage['headers']; body: string; url?: string }> = [];
-  const upstream = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      seen.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), url: req.url });
-      route(req, res);
-    });
-  });
+  let upstream: Awaited<ReturnType<typeof recordingServer>>;
+  let seen: SeenRequest[] = [];
   const proxy = createServer();
-  let upstreamURL = '';
   let proxyURL = '';
 
   beforeAll(async () => {
-    upstreamURL = await listen(upstream);
+    upstream = await recordingServer((req, res) => route(req, res));
+    seen = upstream.seen;
     proxy.on(
       'request',
-      toNodeHandler(createMessagesProxy({ baseURL: upstreamURL, apiKey: 'sk-test' })),
+      toNodeHandler(createMessagesProxy({ baseURL: upstream.url, apiKey: 'sk-test' })),
     );
     proxyURL = await listen(proxy);
   });
@@ -563,7 +481,7 @@ describe('toNodeHandler over real sockets', () => {
     route = (_req, res) => res.end();
   });
   afterAll(async () => {
-    await Promise.all([close(proxy), close(upstream)]);
+    await Promise.all([close(proxy), upstream.close()]);
   });
 
   const send = (init: RequestInit = {}) =>
@@ -715,7 +633,11 @@ describe('toNodeHandler over real sockets', () => {
     const url = await listen(server);
     try {
       const response = await within(
-        fetch(`${url}/v1/messages`, { method: 'POST', body: JSON.stringify(validBody()) }),
+        fetch(`${url}/v1/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(validBody()),
+        }),
         3000,
         'the response',
       );

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type BlockState,
   endStream,
+  MAX_DIAGNOSTIC_EVENT_CHARS,
+  MAX_SUPERSEDED,
+  PartialJsonParser,
   reduceStream,
   type StreamEvent,
   type StreamState,
@@ -459,5 +462,196 @@ describe('reduceStream: purity', () => {
         JSON.stringify(toMessage(state));
       }),
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+describe('reduceStream: keys from the wire are data', () => {
+  const wire = (json: string): StreamEvent => JSON.parse(json) as StreamEvent;
+
+  it('a __proto__ field on a tool block keeps the block a tool block with its input', () => {
+    const state = run([
+      start(),
+      wire(
+        '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n","input":{},"__proto__":{"x":1}}}',
+      ),
+      json(0, '{"a":1}'),
+      blockStop(0),
+    ]);
+    const block = blocks(state)[0]?.block as Record<string, unknown>;
+    expect(block.input).toEqual({ a: 1 });
+    expect(Object.getPrototypeOf(block)).not.toEqual({ x: 1 });
+    expect(Object.getOwnPropertyDescriptor(block, '__proto__')?.value).toEqual({ x: 1 });
+  });
+
+  it('__proto__ in message_delta.delta and usage is an own field, prototypes untouched', () => {
+    const state = run([
+      start(),
+      wire(
+        '{"type":"message_delta","delta":{"stop_reason":"end_turn","__proto__":{"container":"evil"}},"usage":{"output_tokens":3,"__proto__":{"server_tool_use":{"web_search_requests":99}}}}',
+      ),
+    ]);
+    const message = state.message as Record<string, unknown> & { usage: Record<string, unknown> };
+    expect(Object.getPrototypeOf(message)).toBe(Object.prototype);
+    expect(message.container).toBeUndefined();
+    expect(Object.getPrototypeOf(message.usage)).toBe(Object.prototype);
+    expect(message.usage.server_tool_use).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(message.usage, '__proto__')?.value).toEqual({
+      server_tool_use: { web_search_requests: 99 },
+    });
+  });
+});
+
+describe('reduceStream: bounded cost', () => {
+  it('keeps the most recent MAX_SUPERSEDED superseded messages and counts the rest', () => {
+    const events: StreamEvent[] = [];
+    for (let i = 0; i < MAX_SUPERSEDED + 5; i++) events.push(messageStart({ id: `msg_${i}` }));
+    const state = run(events);
+    expect(state.superseded).toHaveLength(MAX_SUPERSEDED);
+    expect(state.supersededDropped).toBe(4);
+    expect(state.superseded.at(-1)?.id).toBe(`msg_${MAX_SUPERSEDED + 3}`);
+    expect(state.message?.id).toBe(`msg_${MAX_SUPERSEDED + 4}`);
+  });
+
+  it('a diagnostic keeps an excerpt of a large event, not the event', () => {
+    const data = 'x'.repeat(200_000);
+    const state = run([
+      start(),
+      { type: 'invalid_event', event: null, data, reason: 'not JSON' },
+      { type: 'invalid_event', event: null, data: 'small', reason: 'not JSON' },
+    ]);
+    const [large, small] = state.diagnostics;
+    expect(large?.event).toBeUndefined();
+    expect(large?.excerpt).toHaveLength(MAX_DIAGNOSTIC_EVENT_CHARS);
+    expect(large?.eventChars).toBe(
+      JSON.stringify({ type: 'invalid_event', event: null, data, reason: 'not JSON' }).length,
+    );
+    expect(small?.event).toEqual({
+      type: 'invalid_event',
+      event: null,
+      data: 'small',
+      reason: 'not JSON',
+    });
+  });
+});
+
+describe('reduceStream: a late message_start', () => {
+  it('fills in the placeholder message, so the content before it and the deltas after it stay', () => {
+    const state = run([
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Hello'),
+      messageStart({ id: 'msg_late', model: 'claude-opus-5' }),
+      text(0, ' world'),
+      blockStop(0),
+      stop,
+    ]);
+    expect(codes(state)).toEqual(['event_before_message_start']);
+    expect(state.superseded).toEqual([]);
+    expect(state.message?.id).toBe('msg_late');
+    expect(state.message?.model).toBe('claude-opus-5');
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hello world' }]);
+  });
+});
+
+describe('reduceStream: protocol additions', () => {
+  it('a fallback block switches message.model to the serving model (wire shape from/to)', () => {
+    const state = run([
+      start({ model: 'claude-opus-5' }),
+      blockStart(0, { type: 'text', text: 'Part one.' }),
+      blockStop(0),
+      blockStart(1, {
+        type: 'fallback',
+        from: { model: 'claude-opus-5' },
+        to: { model: 'claude-sonnet-5' },
+      }),
+      blockStop(1),
+    ]);
+    expect(state.message?.model).toBe('claude-sonnet-5');
+    expect(codes(state)).toEqual([]);
+  });
+
+  it('compaction_delta accumulates into a compaction block, keeping encrypted_content', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'compaction', content: '' }),
+      delta(0, { type: 'compaction_delta', content: 'Summary: ' }),
+      delta(0, { type: 'compaction_delta', content: 'the user asked.', encrypted_content: 'enc' }),
+      blockStop(0),
+    ]);
+    expect(toMessage(state)?.content).toEqual([
+      { type: 'compaction', content: 'Summary: the user asked.', encrypted_content: 'enc' },
+    ]);
+    expect(codes(state)).toEqual([]);
+  });
+});
+
+describe('reduceStream: an event without its index (found by the fuzz suite)', () => {
+  it('a delta or stop with no index is kept as an unknown-index diagnostic, not a crash', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'text', text: '' }),
+      {
+        type: 'content_block_delta',
+        delta: { type: 'text_delta', text: 'x' },
+      } as unknown as StreamEvent,
+      { type: 'content_block_stop' } as unknown as StreamEvent,
+    ]);
+    expect(codes(state)).toEqual(['unknown_block_index', 'unknown_block_index']);
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: '' }]);
+  });
+});
+
+describe('reduceStream: tool input parsed when read', () => {
+  it('queues fragments nobody reads, and a read catches up from where the last one stopped', () => {
+    const write = vi.spyOn(PartialJsonParser.prototype, 'write');
+    try {
+      const fragments = ['{"items":[', ...Array.from({ length: 99 }, (_, i) => `${i},`), '99]}'];
+      let state = run([
+        start(),
+        blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} }),
+      ]);
+      state = run(
+        fragments.slice(0, 50).map((f) => json(0, f)),
+        state,
+      );
+      expect(write).not.toHaveBeenCalled();
+      const first = inputOf(state) as { items: number[] };
+      expect(first.items).toHaveLength(49);
+      expect(write).toHaveBeenCalledTimes(50);
+      state = run(
+        fragments.slice(50).map((f) => json(0, f)),
+        state,
+      );
+      expect(write).toHaveBeenCalledTimes(50);
+      state = run([blockStop(0)], state);
+      // The stop reads the input once (to report invalid JSON): only the 51 new fragments.
+      expect(write).toHaveBeenCalledTimes(101);
+      expect(inputOf(state)).toEqual({ items: Array.from({ length: 100 }, (_, i) => i) });
+      expect(blocks(state)[0]?.inputError).toBeNull();
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('an older state read after a newer one still shows its own prefix', () => {
+    const base = run([start(), blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} })]);
+    const older = run([json(0, '{"a":1,')], base);
+    const newer = run([json(0, '"b":2}')], older);
+    expect(inputOf(newer)).toEqual({ a: 1, b: 2 });
+    expect(inputOf(older)).toEqual({ a: 1 });
+    const branch = run([json(0, '"c":3}')], older);
+    expect(inputOf(branch)).toEqual({ a: 1, c: 3 });
+    expect(inputOf(newer)).toEqual({ a: 1, b: 2 });
+  });
+
+  it('inputError is read lazily too, and reports the first bad character', () => {
+    const state = run([
+      start(),
+      blockStart(0, { type: 'tool_use', id: 't', name: 'n', input: {} }),
+      json(0, '{"a":1'),
+      json(0, ']'),
+    ]);
+    expect(blocks(state)[0]?.inputError).toMatchObject({ position: 6 });
+    expect(inputOf(state)).toEqual({ a: 1 });
   });
 });

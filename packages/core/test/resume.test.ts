@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  canResume,
+  continuationRequest,
+  continuationStrategy,
+  defaultInstruction,
+} from '../src/continuation.js';
+import {
   type BlockState,
   createStreamError,
   createStreamState,
@@ -10,15 +16,8 @@ import {
   type StreamEvent,
   type StreamState,
 } from '../src/index.js';
-import {
-  canResume,
-  continuationRequest,
-  defaultInstruction,
-  joinAtSeam,
-  mergeContinuation,
-  resumeStrategyFor,
-  sumUsage,
-} from '../src/resume.js';
+import { joinAtSeam, mergeContinuation, sumUsage } from '../src/merge.js';
+import { resumeStrategyFor } from '../src/resume-strategy.js';
 import {
   blockStart,
   blockStop,
@@ -695,7 +694,9 @@ describe('mergeContinuation', () => {
   it('puts the continuation’s leading thinking before the joined text block', () => {
     const interrupted = cut(interruptedEvents);
     const thinkingOnly = run([start('msg_b'), ...thinkingEvents(0, 'Again.', 'sig-2')]);
-    const duringThinking = mergeContinuation(interrupted, thinkingOnly);
+    // A user-message continuation, which may restate the end of the partial answer.
+    const userMessage = { strategy: 'user-message' } as const;
+    const duringThinking = mergeContinuation(interrupted, thinkingOnly, userMessage);
     expect(blocks(duringThinking).map((b) => [b.index, b.block.type])).toEqual([
       [0, 'thinking'],
       [1, 'thinking'],
@@ -706,7 +707,7 @@ describe('mergeContinuation', () => {
       [blockStart(1, { type: 'text', text: '' }), text(1, 'blue because of light.')],
       thinkingOnly,
     );
-    const merged = mergeContinuation(interrupted, withText);
+    const merged = mergeContinuation(interrupted, withText, userMessage);
     expect(blocks(merged).map((b) => [b.index, b.status, b.block])).toEqual([
       [0, 'complete', THINKING],
       [1, 'complete', { type: 'thinking', thinking: 'Again.', signature: 'sig-2' }],
@@ -933,12 +934,18 @@ describe('resume end to end', () => {
           });
         }
 
-        for (const style of ['exact', 'repeat', 'space'] as const) {
+        // A prefill is continued after it, never restated: 'repeat' is a user-message habit.
+        const styles = prefill
+          ? (['exact', 'space'] as const)
+          : (['exact', 'repeat', 'space'] as const);
+        for (const style of styles) {
           const body = continuationBody(style, partial, FULL);
           // a fresh start re-thinks; so does a user-message continuation
           const rethinks = thinking && (partial === '' || style === 'repeat');
           const continuation = finished(continuationStream('msg_b', body, rethinks));
-          const merged = mergeContinuation(interrupted, continuation);
+          const merged = mergeContinuation(interrupted, continuation, {
+            strategy: continuationStrategy(request, interrupted),
+          });
           const where = `cut after event ${k}, ${style}`;
           expect(fullText(merged), where).toBe(FULL);
           expect(merged.status, where).toBe('complete');
@@ -1063,14 +1070,23 @@ describe('resume end to end', () => {
         const pa = partialTextOf(a);
         const r1 = continuationRequest(request, a);
         if (pa === '') expect(r1).toEqual(request);
-        const bEvents = continuationStream('msg_b', continuationBody(style1, pa, full), false);
+        // A prefill is continued after it, never restated: 'repeat' is a user-message habit.
+        const prefill = resumeStrategyFor(model) === 'prefill';
+        const styleOf = (style: Style): Style => (prefill && style === 'repeat' ? 'exact' : style);
+        const bEvents = continuationStream(
+          'msg_b',
+          continuationBody(styleOf(style1), pa, full),
+          false,
+        );
         const b = cut(bEvents.slice(0, 1 + (cut2 % (bEvents.length - 1))));
-        const ab = mergeContinuation(a, b);
+        const ab = mergeContinuation(a, b, { strategy: continuationStrategy(request, a) });
         const pab = partialTextOf(ab);
         expect(full.startsWith(pab)).toBe(true);
         continuationRequest(request, ab);
-        const c = finished(continuationStream('msg_c', continuationBody(style2, pab, full), false));
-        const abc = mergeContinuation(ab, c);
+        const c = finished(
+          continuationStream('msg_c', continuationBody(styleOf(style2), pab, full), false),
+        );
+        const abc = mergeContinuation(ab, c, { strategy: continuationStrategy(request, ab) });
         expect(fullText(abc)).toBe(full);
         expect(abc.status).toBe('complete');
         expect(abc.attempts).toHaveLength(3);
@@ -1080,5 +1096,84 @@ describe('resume end to end', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('sumUsage: keys from the wire are data', () => {
+  it('sums a __proto__ key as a field and leaves prototypes alone', () => {
+    const a = JSON.parse('{"output_tokens":1}');
+    const b = JSON.parse('{"output_tokens":2,"__proto__":{"server_tool_use":{"x":1}}}');
+    const sum = sumUsage(a, b) as Record<string, unknown>;
+    expect(sum.output_tokens).toBe(3);
+    expect(Object.getPrototypeOf(sum)).toBe(Object.prototype);
+    expect(sum.server_tool_use).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(sum, '__proto__')?.value).toEqual({
+      server_tool_use: { x: 1 },
+    });
+  });
+});
+
+describe('the seam by strategy', () => {
+  const textAnswer = (id: string, model: string, t: string, done: boolean) => {
+    const events = [
+      start(id, undefined, model),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, t),
+    ];
+    return done
+      ? finished([...events, blockStop(0), messageDelta({ stop_reason: 'end_turn' }), stop])
+      : cut(events);
+  };
+  const merged = (
+    head: string,
+    tail: string,
+    model: string,
+    options?: { strategy: 'prefill' | 'user-message' },
+  ) =>
+    fullText(
+      mergeContinuation(
+        textAnswer('msg_a', model, head, false),
+        textAnswer('msg_b', model, tail, true),
+        options,
+      ),
+    );
+
+  it('a prefill continuation keeps a word the model wrote twice on purpose', () => {
+    expect(merged('He said that', ' that was fine.', 'claude-sonnet-4-5')).toBe(
+      'He said that that was fine.',
+    );
+    expect(
+      merged('He said that', ' that was fine.', 'claude-opus-4-6', { strategy: 'prefill' }),
+    ).toBe('He said that that was fine.');
+  });
+
+  it('a prefill continuation keeps a repeated Ruby end line', () => {
+    expect(merged('  end\nend', '\nend\n', 'claude-sonnet-4-5')).toBe('  end\nend\nend\n');
+  });
+
+  it('a user-message continuation still drops the restated words', () => {
+    expect(merged('The sky is blue because', 'blue because of light.', 'claude-opus-4-6')).toBe(
+      'The sky is blue because of light.',
+    );
+  });
+
+  it('a user-message continuation removes an emoji-only overlap instead of doubling it', () => {
+    expect(merged('Well done 🎉', '🎉 Next step.', 'claude-opus-4-6')).toBe(
+      'Well done 🎉 Next step.',
+    );
+  });
+
+  it('continuationStrategy says which strategy continuationRequest used', () => {
+    const interrupted = textAnswer('msg_a', 'claude-sonnet-4-5', 'Partial', false);
+    const request = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 10,
+      messages: [{ role: 'user' as const, content: 'Hi' }],
+    };
+    expect(continuationStrategy(request, interrupted)).toBe('prefill');
+    expect(continuationStrategy({ ...request, model: 'claude-opus-4-6' }, interrupted)).toBe(
+      'user-message',
+    );
+    expect(continuationStrategy(request, cut([start()]))).toBe('retry');
   });
 });

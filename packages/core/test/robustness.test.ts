@@ -1,4 +1,3 @@
-import { sseEvent } from '@message-stream/mock';
 import { describe, expect, it } from 'vitest';
 import {
   accumulate,
@@ -11,6 +10,7 @@ import {
   toMessage,
 } from '../src/index.js';
 import { blockStart, messageStart, text as textDelta } from './support/events.js';
+import { sseEvent } from './support/streams.js';
 
 const start = messageStart();
 const textStart = blockStart(0, { type: 'text', text: '' });

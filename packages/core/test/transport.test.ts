@@ -1,13 +1,14 @@
 /**
  * streamMessage on the plain-fetch path (Node: no window, no document), against a real
- * node:http server (real sockets) and against MSW (intercepted fetch), with the same
- * scripted replies. The shared behaviours live in ./support/transport-cases.ts, which
+ * node:http server (real sockets); the mock package runs the same contract over MSW
+ * (intercepted fetch). The shared behaviours live in ./support/transport-cases.ts, which
  * transport.dom.test.ts runs on the fetch-event-source path.
  */
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { describe, expect, it, vi } from 'vitest';
 import { streamMessage } from '../src/index.js';
-import { createMswBackend, httpBackend, sseEvent } from './support/sse-server.js';
+import { httpBackend } from './support/sse-server.js';
+import { sseEvent } from './support/streams.js';
 import { BASE, describeTransportContract, REQUEST } from './support/transport-cases.js';
 
 // Spy on the browser transport to prove this path never uses it.
@@ -16,9 +17,7 @@ vi.mock('@microsoft/fetch-event-source', async (importOriginal) => {
   return { ...actual, fetchEventSource: vi.fn(actual.fetchEventSource) };
 });
 
-const mswBackend = await createMswBackend();
-
-describeTransportContract('streamMessage over $name', mswBackend, {
+describeTransportContract('streamMessage over $name', [httpBackend], {
   library: vi.mocked(fetchEventSource),
   usesLibrary: false,
 });
@@ -65,5 +64,15 @@ describe('streamMessage without a server', () => {
       },
     });
     expect(urls).toEqual(['/v1/messages']);
+  });
+
+  it('a relative endpoint in Node is a clear, typed error naming the URL', async () => {
+    const onRetry = vi.fn();
+    const state = await streamMessage(REQUEST, { ...BASE, onRetry });
+    expect(state.status).toBe('error');
+    expect(state.error).toMatchObject({ type: 'invalid_endpoint', retryable: false });
+    expect(state.error?.message).toContain('"/v1/messages" is a relative URL');
+    expect(state.error?.description).toBe(state.error?.message);
+    expect(onRetry).not.toHaveBeenCalled();
   });
 });

@@ -3,16 +3,13 @@
  * loaded on demand, because two of them are large (`long-markdown` 330 KB,
  * `large-tool-input` 4.2 MB) and most users need one or two.
  *
- * How the text is found, with no bundler plugin to add: each fixture has a literal
- * `new URL('../fixtures/<file>', import.meta.url)` (see `catalog-data.ts`).
- * - Node (tests, the replay server): that URL is a `file:` URL, read with `fs/promises`
- *   obtained through `process.getBuiltinModule`, so no bundler ever sees a `node:` import.
- * - Vite (demo, Storybook, Vitest browser mode) and webpack 5: they rewrite that exact
- *   pattern to the URL of an emitted asset (in dev, the file itself), also inside
- *   pre-bundled dependencies; the text is then fetched. Nothing is fetched until asked for.
+ * How the text is found, with no bundler plugin to add: each fixture is a string module
+ * (`fixtures/<file>.js`) behind its own literal `import()` (see `catalog-data.ts`). Node reads
+ * it as any module; every bundler (Vite, webpack, Turbopack, esbuild) makes it a lazy chunk,
+ * and a build that keeps no code loading fixtures keeps none of their bytes.
  */
 import type { MessageRequest } from '@message-stream/core';
-import { catalogData, type FixtureName, fixtureNames, fixtureUrls } from './catalog-data.js';
+import { catalogData, type FixtureName, fixtureModules, fixtureNames } from './catalog-data.js';
 
 export { type FixtureName, fixtureNames };
 
@@ -50,61 +47,33 @@ export function fixtureRequest(name: string): MessageRequest {
   return request as MessageRequest;
 }
 
-/** Where a fixture's bytes live: a `file:` URL in Node, an asset URL once bundled. */
-export function fixtureUrl(name: string): URL {
-  if (!isFixtureName(name)) throw unknownFixture(name);
-  return fixtureUrls[name]();
-}
-
-export interface LoadFixtureOptions {
-  /**
-   * The fetch used for non-`file:` URLs (browsers). The MSW handlers pass one that marks
-   * the request with MSW's `bypass`, so loading a fixture is never itself intercepted.
-   */
-  readonly fetch?: (url: URL) => Promise<Response>;
-}
-
 const cache = new Map<string, Promise<string>>();
 
 /**
  * A fixture's text, exactly as the file holds it (header comments included). Cached per
  * name once loaded; a failed load is not cached.
  */
-export function loadFixture(name: string, options: LoadFixtureOptions = {}): Promise<string> {
+export function loadFixture(name: string): Promise<string> {
   let text = cache.get(name);
   if (text === undefined) {
-    text = (async () => readText(fixtureUrl(name), options))();
+    text = importFixture(name);
     cache.set(name, text);
     text.catch(() => cache.delete(name));
   }
   return text;
 }
 
-/** Reads a URL as UTF-8 text: the file system for `file:`, fetch for anything else. */
-export async function readText(url: URL, options: LoadFixtureOptions = {}): Promise<string> {
-  if (url.protocol === 'file:') {
-    const fs = await nodeFs();
-    return fs.readFile(url, 'utf8');
+async function importFixture(name: string): Promise<string> {
+  if (!isFixtureName(name)) throw unknownFixture(name);
+  try {
+    return (await fixtureModules[name]()).default;
+  } catch (error) {
+    // In a source checkout the modules are generated (by `pnpm install` or the build).
+    throw new Error(
+      `Could not load fixture "${name}": ${(error as Error).message}. In a clone of the repository, run \`pnpm install\` (it writes fixtures/*.sse.js).`,
+      { cause: error },
+    );
   }
-  const response = await (options.fetch ?? ((target: URL) => fetch(target)))(url);
-  if (!response.ok) throw new Error(`Could not load fixture ${url.href}: HTTP ${response.status}`);
-  return response.text();
-}
-
-interface NodeFs {
-  readFile(path: URL, encoding: 'utf8'): Promise<string>;
-}
-
-/**
- * `fs/promises` without an import a bundler would follow: `process.getBuiltinModule`
- * (Node ≥ 20.16, Bun, Deno), else a dynamic import the bundlers are told to leave alone.
- */
-async function nodeFs(): Promise<NodeFs> {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const builtin = proc?.getBuiltinModule?.('node:fs/promises') as NodeFs | undefined;
-  if (builtin !== undefined) return builtin;
-  const specifier = 'node:fs/promises';
-  return (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as NodeFs;
 }
 
 function unknownFixture(name: string): Error {

@@ -9,10 +9,8 @@ export {
   fixtureNames,
   fixtureRequest,
   fixtures,
-  fixtureUrl,
   getFixture,
   isFixtureName,
-  type LoadFixtureOptions,
   loadFixture,
 } from './catalog.js';
 export {

@@ -3,7 +3,7 @@
  * demo and Storybook. MSW's `sse()` helper only answers GET, and the Messages API streams
  * from a POST, so this is an `http.post` handler with a streamed body.
  */
-import { bypass, type HttpHandler, http } from 'msw';
+import { type HttpHandler, http } from 'msw';
 import { createMockResponder, type MockOptions } from './responder.js';
 
 export interface MockHandlerOptions extends MockOptions {
@@ -21,9 +21,6 @@ export interface MockHandlerOptions extends MockOptions {
  * `createReplayServer` (real sockets) when it matters.
  */
 export function createMockHandlers(options: MockHandlerOptions = {}): HttpHandler[] {
-  const respond = createMockResponder({
-    fetchFixture: (url) => fetch(bypass(url)),
-    ...options,
-  });
+  const respond = createMockResponder(options);
   return [http.post(options.path ?? '*/v1/messages', ({ request }) => respond(request))];
 }

@@ -99,6 +99,9 @@ export const DEFAULT_STREAM_ERROR: ApiErrorBody = {
   message: 'Overloaded',
 };
 
+/** The longest delay `setTimeout` honours (2^31-1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Replays fixture text as a byte stream. Without options the bytes are the fixture body,
  * exactly, one chunk per event, as fast as the reader reads (backpressure is respected).
@@ -127,13 +130,19 @@ export function replay(
   const pause = (ms: number | undefined) =>
     new Promise<void>((resolve) => {
       wake = resolve;
-      if (ms !== undefined) {
+      if (ms === undefined) return;
+      // setTimeout fires at once past 2^31-1 ms: a longer wait is armed in slices, so a
+      // stall of a month (or Infinity) waits that long instead of ending at once.
+      const arm = (left: number) => {
+        const slice = Math.min(left, MAX_TIMER_MS);
         timer = setTimeout(() => {
+          if (left > slice) return arm(left - slice);
           timer = undefined;
           wake = undefined;
           resolve();
-        }, ms);
-      }
+        }, slice);
+      };
+      arm(Number.isNaN(ms) ? 0 : Math.max(0, ms));
     });
   const signal = options.signal;
   let unlink = () => {};

@@ -37,8 +37,6 @@ export interface MockOptions {
    * Selected like the shipped ones (scenario, `mock:` model, last message naming them).
    */
   readonly fixtures?: Readonly<Record<string, FixtureSource>>;
-  /** The fetch used to load shipped fixtures in browsers (see `loadFixture`). */
-  readonly fetchFixture?: (url: URL) => Promise<Response>;
   /** Recognises user-message continuations; group 1 is the partial answer. Default: core's instruction. */
   readonly continuationPattern?: RegExp;
   /** Told about every request answered with a fixture (or a fault). */
@@ -141,7 +139,7 @@ export function createMockResponder(
   const load = async (name: string): Promise<string> => {
     const source = extra[name];
     if (source !== undefined) return typeof source === 'string' ? source : source();
-    return loadFixture(name, options.fetchFixture ? { fetch: options.fetchFixture } : {});
+    return loadFixture(name);
   };
 
   return async (request) => {

@@ -6,7 +6,7 @@ import {
   toStreamEvent,
 } from '@message-stream/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fixtureNames, replay } from '../src/index.js';
+import { fixtureNames, parseScenario, replay } from '../src/index.js';
 import { splitSegments } from '../src/sse.js';
 import { bodyOf, concat, decodeAll, fixtureFile, readChunks } from './support/helpers.js';
 
@@ -296,6 +296,50 @@ describe('replay: faults', () => {
     await vi.advanceTimersByTimeAsync(1);
     await pump;
     expect(decodeAll(got)).toBe(bodyOf(pings));
+  });
+
+  it('stallAfter past 2^31-1 ms waits that long instead of firing at once', async () => {
+    vi.useFakeTimers();
+    const ms = 2 ** 31 + 5_000;
+    const reader = replay(pings, { stallAfter: { events: 2, ms } }).getReader();
+    const got: Uint8Array[] = [];
+    const pump = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        got.push(value);
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(decodeAll(got)).toBe(firstEvents(pings, 2));
+    await vi.advanceTimersByTimeAsync(ms - 60_001);
+    expect(decodeAll(got)).toBe(firstEvents(pings, 2));
+    await vi.advanceTimersByTimeAsync(1);
+    await pump;
+    expect(decodeAll(got)).toBe(bodyOf(pings));
+  });
+
+  it('a scenario stall of Infinity-like length (stall-after-events:N:<huge>) never ends early', async () => {
+    vi.useFakeTimers();
+    const { stallAfter } = parseScenario('text-pings;fault=stall-after-events:3:99999999999999');
+    const reader = replay(pings, { ...(stallAfter ? { stallAfter } : {}) }).getReader();
+    const got: Uint8Array[] = [];
+    let ended = false;
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended = true;
+          return;
+        }
+        got.push(value);
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(10 * 2 ** 31);
+    expect(decodeAll(got)).toBe(firstEvents(pings, 3));
+    expect(ended).toBe(false);
+    await reader.cancel();
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('stallAfter without ms hangs until cancelled; cancelling leaves no timer behind', async () => {

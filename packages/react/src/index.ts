@@ -1,3 +1,7 @@
+// A client boundary: a Next.js App Router server component can import any of this directly
+// (everything here runs in the browser: state, effects, event handlers).
+'use client';
+
 /**
  * `@message-stream/react`: the drop-in `<ChatStream/>`, the parts it is built from (for your
  * own layout), the chat store and hooks, and the helpers the parts use. Grouped in that order.
@@ -21,6 +25,14 @@ export {
   type StreamRecorderOptions,
 } from './chat/stream-recorder.js';
 export { UserMessage, type UserMessageProps, userText } from './chat/user-message.js';
+
+// Conversation parts: versions, attachments, threads (styles in conversation.css).
+export {
+  AttachmentList,
+  type AttachmentListProps,
+  formatFileSize,
+} from './components/attachment-list.js';
+export { BranchPicker, type BranchPickerProps } from './components/branch-picker.js';
 // Block parts: one component per content block of an answer.
 export { CitationList, type CitationListProps } from './components/citation-list.js';
 export {
@@ -74,6 +86,7 @@ export {
   ThinkingBlockView,
   type ThinkingBlockViewProps,
 } from './components/thinking-block-view.js';
+export { ThreadList, type ThreadListProps } from './components/thread-list.js';
 export { ToolCallCard, type ToolCallCardProps } from './components/tool-call-card.js';
 export { resultText, ToolResult, type ToolResultProps } from './components/tool-result.js';
 // Helpers the parts use, for custom parts.
@@ -91,24 +104,55 @@ export {
 } from './components/web-search-results-view.js';
 
 // The chat store and hooks.
+export {
+  ATTACHMENT_ACCEPT,
+  type AttachmentsController,
+  useAttachments,
+} from './hooks/use-attachments.js';
 export { type FollowScroll, useFollowScroll } from './hooks/use-follow-scroll.js';
 export { type MessageStreamView, useMessageStream } from './hooks/use-message-stream.js';
+export { useThreadStore } from './hooks/use-thread-store.js';
 export { type MarkdownChunk, type MarkdownSplit, splitMarkdown } from './markdown/split.js';
 export { StreamingMarkdown, type StreamingMarkdownProps } from './markdown/streaming-markdown.js';
 export { repairStreamingTail } from './markdown/tail.js';
 export { hostnameOf, markdownUrlTransform, safeHref } from './markdown/url.js';
+export {
+  ATTACHMENT_LIMITS,
+  AttachmentError,
+  type AttachmentProblem,
+  attachmentBlock,
+  attachmentMediaType,
+  attachmentsOf,
+  checkAttachment,
+  readAttachment,
+} from './store/attachments.js';
 export { isToolResultsTurn, toMessageParams } from './store/conversation.js';
 export { type ChatStore, createChatStore } from './store/create-chat-store.js';
+export {
+  createThreadStore,
+  type ThreadState,
+  type ThreadStore,
+  type ThreadStoreOptions,
+  type ThreadSummary,
+} from './store/create-thread-store.js';
+export { type ChatAction, type ChatModel, chatReducer } from './store/reducer.js';
 /** @deprecated Renamed to `ChatPersistStorage` (zustand exports a `PersistStorage` of its own). */
 export type {
   AssistantTurn,
+  Attachment,
+  AttachmentMediaType,
+  BranchInfo,
   ChatActions,
   ChatPersistStorage,
   ChatPersistStorage as PersistStorage,
   ChatState,
   ChatStatus,
   ChatStoreOptions,
+  ChatTool,
+  ConversationTree,
+  PersistErrorInfo,
   RequestDefaults,
+  SendOptions,
   ToolCall,
   ToolResultState,
   Turn,

@@ -1,47 +1,13 @@
 /**
- * Test servers for the transport: one real `node:http` server (real sockets: a drop is a
+ * The test server for the transport: a real `node:http` server (real sockets: a drop is a
  * destroyed socket, a stall is an open one, a client abort is seen as a closed connection)
- * and one MSW server (intercepted fetch), both driven by the same scripted replies, so the
- * same test can run against both. Plus fixture and SSE helpers.
+ * driven by scripted replies, behind a `Backend` interface so another server (the mock
+ * package runs MSW) can stand in. Plus SSE builders.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
-import { dirname, join } from 'node:path';
-import { sseEvent } from '@message-stream/mock';
 import type { StreamError } from '../../src/errors.js';
-import type { MessageRequest } from '../../src/protocol.js';
-
-// ---------------------------------------------------------------------------------------
-// Fixtures
-
-const mockPackageJson = createRequire(import.meta.url).resolve('@message-stream/mock/package.json');
-const fixturesDir = join(dirname(mockPackageJson), 'fixtures');
-
-interface CatalogEntry {
-  readonly name: string;
-  readonly file: string;
-  readonly request: MessageRequest;
-}
-
-const catalog = JSON.parse(
-  readFileSync(join(fixturesDir, 'catalog.json'), 'utf8'),
-) as CatalogEntry[];
-
-export const fixtureText = (name: string): string =>
-  readFileSync(join(fixturesDir, `${name}.sse`), 'utf8');
-
-export const fixtureBytes = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(join(fixturesDir, `${name}.sse`)));
-
-/** The request body a fixture answers, without `stream` (the transport adds it). */
-export function fixtureRequest(name: string): MessageRequest {
-  const entry = catalog.find((candidate) => candidate.name === name);
-  if (entry === undefined) throw new Error(`no fixture ${name}`);
-  const { stream: _stream, ...request } = structuredClone(entry.request);
-  return request as MessageRequest;
-}
+import { sseEvent } from './streams.js';
 
 /** The index just inside `marker` (after `offset` of its characters) in `text`. */
 export function indexInside(text: string, marker: string, offset: number, from = 0): number {
@@ -352,7 +318,7 @@ export interface Backend {
 }
 
 const stepsOf = (body: Reply['body']): readonly Step[] =>
-  body === undefined ? [] : typeof body === 'string' || body instanceof Uint8Array ? [body] : body;
+  body === undefined ? [] : typeof body === 'string' || ArrayBuffer.isView(body) ? [body] : body;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -427,7 +393,7 @@ export async function startHttpServer(handler: Handler): Promise<TestServer> {
     res.flushHeaders();
     for (const step of stepsOf(reply.body)) {
       if (res.destroyed) return;
-      if (typeof step === 'string' || step instanceof Uint8Array) await write(res, step);
+      if (typeof step === 'string' || ArrayBuffer.isView(step)) await write(res, step);
       else if ('wait' in step) await sleep(step.wait);
       else await step.until;
     }
@@ -466,105 +432,3 @@ export const httpBackend: Backend = {
   realSockets: true,
   serve: startHttpServer,
 };
-
-// ---------------------------------------------------------------------------------------
-// MSW
-
-/**
- * The slice of MSW's API these tests use. `msw` is a dependency of @message-stream/mock,
- * not of core, and pnpm does not hoist it, so it is loaded from where the mock package
- * resolves it (a bare `import 'msw'` does not resolve from packages/core).
- */
-interface Msw {
-  http: {
-    post(
-      url: string,
-      resolver: (info: { request: Request }) => Response | Promise<Response>,
-    ): unknown;
-  };
-  setupServer(...handlers: unknown[]): {
-    listen(options?: { onUnhandledRequest?: 'error' | 'bypass' | 'warn' }): void;
-    close(): void;
-    resetHandlers(...handlers: unknown[]): void;
-  };
-}
-
-export async function loadMsw(): Promise<Msw> {
-  const [core, node] = await Promise.all([import('msw'), import('msw/node')]);
-  return { http: core.http, setupServer: node.setupServer } as unknown as Msw;
-}
-
-const MSW_ENDPOINT = 'http://api.msw.test/v1/messages';
-
-function mswBody(reply: Reply): ReadableStream<Uint8Array> | null {
-  const steps = stepsOf(reply.body);
-  const ending = reply.ending ?? 'end';
-  if (steps.length === 0 && ending === 'end') return null;
-  const encoder = new TextEncoder();
-  let cancelled = false;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      for (const step of steps) {
-        if (cancelled) return;
-        if (typeof step === 'string') controller.enqueue(encoder.encode(step));
-        else if (step instanceof Uint8Array) controller.enqueue(step);
-        else if ('wait' in step) await sleep(step.wait);
-        else await step.until;
-      }
-      if (cancelled) return;
-      if (ending === 'end') controller.close();
-      else if (ending === 'destroy') controller.error(new TypeError('terminated'));
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
-}
-
-/**
- * An MSW server answering POSTs to one absolute URL. `listen()` before the tests that use
- * it and `close()` after, so it never intercepts the real-socket tests.
- */
-export async function createMswBackend(): Promise<Backend & { listen(): void; close(): void }> {
-  const msw = await loadMsw();
-  const server = msw.setupServer();
-  return {
-    name: 'msw',
-    realSockets: false,
-    listen: () => server.listen({ onUnhandledRequest: 'error' }),
-    close: () => server.close(),
-    serve: async (handler) => {
-      const requests: RecordedRequest[] = [];
-      server.resetHandlers(
-        msw.http.post(MSW_ENDPOINT, async ({ request }) => {
-          const body = await request.text();
-          const headers: Record<string, string> = {};
-          request.headers.forEach((value, name) => {
-            headers[name] = value;
-          });
-          const recorded: RecordedRequest = {
-            index: requests.length,
-            method: request.method,
-            url: request.url,
-            headers,
-            body,
-            json: parseJson(body),
-          };
-          requests.push(recorded);
-          const reply = await handler(recorded);
-          if (reply === 'network-error') return Response.error();
-          return new Response(mswBody(reply), {
-            status: reply.status ?? 200,
-            headers: { 'content-type': 'text/event-stream; charset=utf-8', ...reply.headers },
-          });
-        }),
-      );
-      return {
-        endpoint: MSW_ENDPOINT,
-        requests,
-        closedEarly: () => Promise.reject(new Error('MSW has no connection to close')),
-        close: async () => server.resetHandlers(),
-      };
-    },
-  };
-}

@@ -1,8 +1,8 @@
 /**
  * The transport contract: every behaviour of streamMessage that must hold on both paths,
  * written once. `transport.test.ts` runs it on the plain-fetch path (Node) and
- * `transport.dom.test.ts` on the fetch-event-source path (jsdom), each against a real
- * node:http server and against MSW. Plus the helpers both files share.
+ * `transport.dom.test.ts` on the fetch-event-source path (jsdom), against a real
+ * node:http server. Plus the helpers both files share.
  */
 import type { fetchEventSource } from '@microsoft/fetch-event-source';
 import {
@@ -36,18 +36,15 @@ import {
 } from '../../src/index.js';
 import {
   type Backend,
-  fixtureBytes,
-  fixtureRequest,
-  fixtureText,
   gate,
   type Handler,
   HTTP_ERROR_CASES,
-  httpBackend,
   indexInside,
   type Reply,
   type TestServer,
   textAnswer,
 } from './sse-server.js';
+import { type StreamName, streamBytes, streamRequest, streamText } from './streams.js';
 
 // ---------------------------------------------------------------------------------------
 // Shared helpers
@@ -106,7 +103,7 @@ export const overloaded = (headers: Record<string, string> = {}): Reply => ({
   body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
 });
 
-export const ok = (): Reply => ({ body: fixtureBytes('spec-basic-text') });
+export const ok = (): Reply => ({ body: streamBytes('spec-basic-text') });
 
 // ---------------------------------------------------------------------------------------
 // The contract
@@ -134,7 +131,7 @@ export interface TransportContractOptions {
  */
 export function describeTransportContract(
   title: string,
-  mswBackend: Backend & { listen(): void; close(): void },
+  backends: ReadonlyArray<Backend & { listen?(): void; close?(): void }>,
   options: TransportContractOptions,
 ): void {
   const { library, usesLibrary } = options;
@@ -142,17 +139,15 @@ export function describeTransportContract(
   const expectLibraryCalls = (n: number) =>
     expect(library).toHaveBeenCalledTimes(usesLibrary ? n : 0);
 
-  describe.each<Backend>([httpBackend, mswBackend])(title, (backend) => {
+  describe.each<Backend & { listen?(): void; close?(): void }>([...backends])(title, (backend) => {
     let server: TestServer | undefined;
     const serve = async (handler: Handler): Promise<TestServer> => {
       server = await backend.serve(handler);
       return server;
     };
 
-    if (backend === mswBackend) {
-      beforeAll(() => mswBackend.listen());
-      afterAll(() => mswBackend.close());
-    }
+    if (backend.listen !== undefined) beforeAll(() => backend.listen?.());
+    if (backend.close !== undefined) afterAll(() => backend.close?.());
     beforeEach(() => {
       library.mockClear();
     });
@@ -167,14 +162,14 @@ export function describeTransportContract(
     describe('a fixture end to end', () => {
       const headerKinds = ['an object', 'an async function'] as const;
       it.each(
-        ['spec-tool-use', 'large-tool-input'].flatMap((name) =>
+        (['spec-tool-use', 'large-tool-input'] as const).flatMap((name) =>
           headerKinds.map((headers) => [name, headers] as const),
         ),
       )(
         '%s, headers as %s: complete, the same message as accumulate, one request with the right body and headers',
         async (name, headerKind) => {
-          const srv = await serve(() => ({ body: fixtureBytes(name) }));
-          const request = fixtureRequest(name);
+          const srv = await serve(() => ({ body: streamBytes(name) }));
+          const request = streamRequest(name);
           const states: StreamState[] = [];
           const events: StreamEvent[] = [];
           const headers = { 'x-api-key': 'test-key', 'anthropic-version': '2023-06-01' };
@@ -185,7 +180,7 @@ export function describeTransportContract(
             onEvent: (event) => events.push(event),
             onState: (next) => states.push(next),
           });
-          const expected = await accumulate(fixtureBytes(name));
+          const expected = await accumulate(streamBytes(name));
           expect(expected.status).toBe('complete');
           expect(state.status).toBe('complete');
           expect(state.error).toBeNull();
@@ -210,7 +205,7 @@ export function describeTransportContract(
       );
 
       it('sends stream: true even when the request says otherwise', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('spec-basic-text') }));
+        const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
         const state = await streamMessage(
           { ...REQUEST, stream: false },
           { ...BASE, endpoint: srv.endpoint },
@@ -223,7 +218,7 @@ export function describeTransportContract(
         const srv = await serve(({ index }) =>
           index === 0
             ? { status: 503, headers: { 'content-type': 'application/json' }, body: '{}' }
-            : { body: fixtureBytes('spec-basic-text') },
+            : { body: streamBytes('spec-basic-text') },
         );
         let calls = 0;
         const state = await streamMessage(REQUEST, {
@@ -247,7 +242,7 @@ export function describeTransportContract(
       // Regression: a caller's `Content-Type` once joined the lower-case default instead of
       // replacing it ("application/json, application/json").
       it('header names in another case replace the defaults instead of doubling them', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('spec-basic-text') }));
+        const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
         const state = await streamMessage(REQUEST, {
           ...BASE,
           endpoint: srv.endpoint,
@@ -339,42 +334,42 @@ export function describeTransportContract(
 
     // -------------------------------------------------------------------------------------
     describe('a connection dropped mid-stream', () => {
-      const cuts: Array<[string, string, () => number]> = [
+      const cuts: Array<[StreamName, string, () => number]> = [
         [
           'spec-tool-use',
           'mid-line inside an input_json_delta',
-          () => indexInside(fixtureText('spec-tool-use'), '" Francisc', 5),
+          () => indexInside(streamText('spec-tool-use'), '" Francisc', 5),
         ],
         [
           'spec-tool-use',
           'mid-line inside a text_delta',
-          () => indexInside(fixtureText('spec-tool-use'), '" weather"', 4),
+          () => indexInside(streamText('spec-tool-use'), '" weather"', 4),
         ],
         [
           'spec-tool-use',
           'inside an event: line',
-          () => indexInside(fixtureText('spec-tool-use'), 'event: content_block_stop', 10),
+          () => indexInside(streamText('spec-tool-use'), 'event: content_block_stop', 10),
         ],
         [
           'truncated-mid-tool',
           'mid-line inside the last input_json_delta',
-          () => indexInside(fixtureText('truncated-mid-tool'), '06-14', 3),
+          () => indexInside(streamText('truncated-mid-tool'), '06-14', 3),
         ],
         [
           'large-tool-input',
           'mid-line inside the tool input, 2 MB in',
-          () => indexInside(fixtureText('large-tool-input'), '"partial_json":"', 9, 2_000_000),
+          () => indexInside(streamText('large-tool-input'), '"partial_json":"', 9, 2_000_000),
         ],
       ];
 
       it.each(cuts)(
         '%s cut %s: interrupted, everything before the cut kept, no retry',
         async (name, _where, at) => {
-          const prefix = fixtureText(name).slice(0, at());
+          const prefix = streamText(name).slice(0, at());
           const script = sendThen(prefix, 'destroy');
           expect(script.expected).toBeGreaterThan(0);
           const srv = await serve(() => script.reply);
-          const state = await streamMessage(fixtureRequest(name), {
+          const state = await streamMessage(streamRequest(name), {
             ...BASE,
             endpoint: srv.endpoint,
             onEvent: script.onEvent,
@@ -434,11 +429,11 @@ export function describeTransportContract(
       });
 
       it('a tool input cut mid-way keeps its raw JSON and best-effort input', async () => {
-        const text = fixtureText('truncated-mid-tool');
+        const text = streamText('truncated-mid-tool');
         const prefix = text.slice(0, indexInside(text, '06-14', 3));
         const script = sendThen(prefix, 'destroy');
         const srv = await serve(() => script.reply);
-        const state = await streamMessage(fixtureRequest('truncated-mid-tool'), {
+        const state = await streamMessage(streamRequest('truncated-mid-tool'), {
           ...BASE,
           endpoint: srv.endpoint,
           onEvent: script.onEvent,
@@ -457,22 +452,22 @@ export function describeTransportContract(
       });
 
       it('a body that ends cleanly before message_stop is interrupted (stream_interrupted)', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('truncated-mid-tool') }));
-        const state = await streamMessage(fixtureRequest('truncated-mid-tool'), {
+        const srv = await serve(() => ({ body: streamBytes('truncated-mid-tool') }));
+        const state = await streamMessage(streamRequest('truncated-mid-tool'), {
           ...BASE,
           endpoint: srv.endpoint,
         });
         expect(state.status).toBe('interrupted');
         expect(state.error?.type).toBe('stream_interrupted');
         expect(toMessage(state)).toEqual(
-          toMessage(await accumulate(fixtureBytes('truncated-mid-tool'))),
+          toMessage(await accumulate(streamBytes('truncated-mid-tool'))),
         );
         expect(srv.requests).toHaveLength(1);
       });
 
       it('the in-stream error event ends the stream in error, partial text kept, no retry', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('in-stream-error') }));
-        const state = await streamMessage(fixtureRequest('in-stream-error'), {
+        const srv = await serve(() => ({ body: streamBytes('in-stream-error') }));
+        const state = await streamMessage(streamRequest('in-stream-error'), {
           ...BASE,
           endpoint: srv.endpoint,
         });
@@ -493,7 +488,7 @@ export function describeTransportContract(
 
     // -------------------------------------------------------------------------------------
     describe('a stalled stream', () => {
-      const pings = fixtureText('text-pings');
+      const pings = streamText('text-pings');
       const beforeVariables = pings.slice(0, indexInside(pings, '" variables, but"', 0));
       const stalls = [
         {
@@ -516,7 +511,7 @@ export function describeTransportContract(
         async ({ cut, text }) => {
           const srv = await serve(() => ({ body: cut, ending: 'hang' }));
           const started = performance.now();
-          const state = await streamMessage(fixtureRequest('text-pings'), {
+          const state = await streamMessage(streamRequest('text-pings'), {
             ...BASE,
             endpoint: srv.endpoint,
             idleTimeoutMs: 100,
@@ -570,7 +565,7 @@ export function describeTransportContract(
     // -------------------------------------------------------------------------------------
     describe('abort', () => {
       it('before: an already-aborted signal sends no request', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('spec-basic-text') }));
+        const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
         const controller = new AbortController();
         controller.abort();
         const states: StreamState[] = [];
@@ -588,7 +583,7 @@ export function describeTransportContract(
       });
 
       it('during: aborted, content kept, the connection closed', async () => {
-        const text = fixtureText('spec-tool-use');
+        const text = streamText('spec-tool-use');
         const prefix = text.slice(
           0,
           indexInside(text, 'event: content_block_delta', 0, text.indexOf('" weather"')),
@@ -598,7 +593,7 @@ export function describeTransportContract(
         const controller = new AbortController();
         let seen = 0;
         let afterAbort = 0;
-        const state = await streamMessage(fixtureRequest('spec-tool-use'), {
+        const state = await streamMessage(streamRequest('spec-tool-use'), {
           ...BASE,
           endpoint: srv.endpoint,
           signal: controller.signal,
@@ -664,7 +659,7 @@ export function describeTransportContract(
       // Regression: an exception from onEvent/onState once left the response body open on the
       // plain-fetch path (forever, for a stalled server).
       it('a callback that throws ends the stream as interrupted and closes the connection', async () => {
-        const text = fixtureText('spec-tool-use');
+        const text = streamText('spec-tool-use');
         const prefix = text.slice(0, indexInside(text, 'event: content_block_start', 0));
         const srv = await serve(() => ({ body: prefix, ending: 'hang' }));
         const state = await streamMessage(REQUEST, {
@@ -706,10 +701,10 @@ export function describeTransportContract(
       });
 
       it('after completion: the state stays complete', async () => {
-        const srv = await serve(() => ({ body: fixtureBytes('spec-basic-text') }));
+        const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
         const controller = new AbortController();
         const states: StreamState[] = [];
-        const state = await streamMessage(fixtureRequest('spec-basic-text'), {
+        const state = await streamMessage(streamRequest('spec-basic-text'), {
           ...BASE,
           endpoint: srv.endpoint,
           signal: controller.signal,
@@ -954,7 +949,7 @@ export function describeTransportContract(
       });
 
       it('never retried once an event has arrived: a drop after the first event is one request', async () => {
-        const text = fixtureText('spec-basic-text');
+        const text = streamText('spec-basic-text');
         const prefix = text.slice(0, indexInside(text, 'event: content_block_start', 0));
         const script = sendThen(prefix, 'destroy');
         expect(script.expected).toBe(1);
@@ -974,17 +969,68 @@ export function describeTransportContract(
     });
 
     // -------------------------------------------------------------------------------------
+    describe('timers past 2^31-1 ms and a failing headers callback', () => {
+      it('idleTimeoutMs: 2**31 never fires early: a stream pausing mid-way completes', async () => {
+        const text = streamText('spec-basic-text');
+        const half = indexInside(text, 'event: content_block_delta', 0);
+        const srv = await serve(() => ({
+          body: [text.slice(0, half), { wait: 60 }, text.slice(half)],
+        }));
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          idleTimeoutMs: 2 ** 31,
+        });
+        expect(state.status).toBe('complete');
+        expect(state.error).toBeNull();
+      });
+
+      it('a retry-after longer than a timer can wait is not retried, even with no cap', async () => {
+        const srv = await serve(() => overloaded({ 'retry-after': String(3 * 2 ** 31) }));
+        const onRetry = vi.fn();
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          retry: { baseDelayMs: 1, maxRetryAfterMs: Number.POSITIVE_INFINITY },
+          onRetry,
+        });
+        expect(state.status).toBe('error');
+        expect(state.error?.type).toBe('overloaded_error');
+        expect(onRetry).not.toHaveBeenCalled();
+        expect(srv.requests).toHaveLength(1);
+      });
+
+      it('a throwing headers() is its own error, names the failure, and is not retried', async () => {
+        const srv = await serve(ok);
+        const onRetry = vi.fn();
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          headers: () => {
+            throw new Error('token refresh failed');
+          },
+          onRetry,
+        });
+        expect(state.status).toBe('error');
+        expect(state.error).toMatchObject({ type: 'headers_error', retryable: false });
+        expect(state.error?.message).toContain('token refresh failed');
+        expect(onRetry).not.toHaveBeenCalled();
+        expect(srv.requests).toHaveLength(0);
+      });
+    });
+
+    // -------------------------------------------------------------------------------------
     describe('resume end to end', () => {
       /** Where to cut `name`: inside the data line of its `deltas + 1`-th text delta. */
-      function cutAfterDeltas(name: string, deltas: number) {
-        const text = fixtureText(name);
+      function cutAfterDeltas(name: StreamName, deltas: number) {
+        const text = streamText(name);
         let at = 0;
         for (let i = 0; i <= deltas; i++) at = indexInside(text, '"type":"text_delta"', 1, at);
         return text.slice(0, at);
       }
 
       const cases: Array<{
-        name: string;
+        name: StreamName;
         deltas: number;
         model: string;
         strategy: 'prefill' | 'user-message';
@@ -999,9 +1045,9 @@ export function describeTransportContract(
       it.each(cases)(
         '$name cut after $deltas deltas, $strategy ($model): the merged answer is the whole text',
         async ({ name, deltas, model, strategy }) => {
-          const full = await accumulate(fixtureBytes(name));
+          const full = await accumulate(streamBytes(name));
           const fullText = textOf(full) ?? '';
-          const request: MessageRequest = { ...fixtureRequest(name), model };
+          const request: MessageRequest = { ...streamRequest(name), model };
           const prefix = cutAfterDeltas(name, deltas);
           const script = sendThen(prefix, 'destroy');
           let rest = '';
@@ -1048,7 +1094,7 @@ export function describeTransportContract(
                 : [...request.messages, { role: 'user', content: defaultInstruction(partial) }],
           });
 
-          const merged = mergeContinuation(interrupted, continuation);
+          const merged = mergeContinuation(interrupted, continuation, { strategy });
           expect(merged.status).toBe('complete');
           expect(merged.error).toBeNull();
           const message = toMessage(merged);

@@ -1,8 +1,8 @@
 // Regenerates src/catalog-data.ts from fixtures/catalog.json:
 //   node packages/mock/test/support/generate-catalog.mjs
 // The catalog test fails when the two disagree. Each fixture gets its own literal
-// `new URL('../fixtures/<file>', import.meta.url)`: bundlers (Vite, webpack) turn exactly that
-// pattern into an asset URL, also inside pre-bundled dependencies; a template literal would not be.
+// `import('../fixtures/<file>.js')` (modules written by scripts/fixture-modules.mjs): every
+// bundler makes that a lazy chunk, and drops it when no code that loads fixtures is kept.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url);
@@ -28,13 +28,13 @@ for (const entry of catalog) {
 lines.push(
   '};',
   '',
-  '/** Where each fixture lives, as a literal URL per file that bundlers can see. */',
+  "/** Each fixture's text, as a lazy module per file (a literal specifier bundlers can see). */",
 );
-lines.push('export const fixtureUrls: Record<FixtureName, () => URL> = {');
+lines.push(
+  'export const fixtureModules: Record<FixtureName, () => Promise<{ default: string }>> = {',
+);
 for (const entry of catalog) {
-  lines.push(
-    `  ${JSON.stringify(entry.name)}: () => new URL('../fixtures/${entry.file}', import.meta.url),`,
-  );
+  lines.push(`  ${JSON.stringify(entry.name)}: () => import('../fixtures/${entry.file}.js'),`);
 }
 lines.push('};', '');
 writeFileSync(new URL('src/catalog-data.ts', root), lines.join('\n'));

@@ -1,5 +1,6 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
+import { BranchPicker } from '../components/branch-picker.js';
 import { type BlockRenderers, ContentBlockView } from '../components/content-block-view.js';
 import { type Feedback, MessageActions } from '../components/message-actions.js';
 import { ResumeControl } from '../components/resume-control.js';
@@ -7,6 +8,7 @@ import { StopReasonNotice } from '../components/stop-reason-notice.js';
 import { StreamDetails, type StreamDownload } from '../components/stream-details.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
+import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
 import type { StreamRecorder } from './stream-recorder.js';
 
@@ -46,6 +48,8 @@ export interface AssistantMessageProps {
   readonly recorder?: StreamRecorder;
   /** Show the token usage line under the answer. Default: on the last answer only. */
   readonly showUsage?: boolean;
+  /** The store, for the version picker (‹ 2 / 3 ›) of a regenerated answer. */
+  readonly branchStore?: ChatStore;
 }
 
 /**
@@ -92,6 +96,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   firstTokenAt,
   recorder,
   showUsage = last,
+  branchStore,
 }: AssistantMessageProps): ReactElement {
   const { stream } = turn;
   const content = stream.message?.content ?? [];
@@ -167,23 +172,28 @@ export const AssistantMessage = memo(function AssistantMessage({
         />
       ) : null}
       {settled && actions && (markdown !== '' || stream.message !== null) ? (
-        <MessageActions
-          copyText={markdown === '' ? undefined : markdown}
-          onRegenerate={actions.regenerate ? () => actions.regenerate?.(turn.id) : undefined}
-          onFeedback={actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined}
-          feedback={feedback}
-          busy={busy}
-          label="Answer actions"
-        >
-          {showUsage && usage ? (
-            <UsageBadge usage={usage} partial={isPartialUsage(stream)} />
-          ) : null}
-          <StreamDetails
-            stream={stream}
-            timings={{ startedAt: turn.startedAt, firstTokenAt, finishedAt: turn.finishedAt }}
-            downloads={downloadsOf(turn, recorder)}
-          />
-        </MessageActions>
+        <div className="ms-message__footer">
+          {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+          <MessageActions
+            copyText={markdown === '' ? undefined : markdown}
+            onRegenerate={actions.regenerate ? () => actions.regenerate?.(turn.id) : undefined}
+            onFeedback={
+              actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined
+            }
+            feedback={feedback}
+            busy={busy}
+            label="Answer actions"
+          >
+            {showUsage && usage ? (
+              <UsageBadge usage={usage} partial={isPartialUsage(stream)} />
+            ) : null}
+            <StreamDetails
+              stream={stream}
+              timings={{ startedAt: turn.startedAt, firstTokenAt, finishedAt: turn.finishedAt }}
+              downloads={downloadsOf(turn, recorder)}
+            />
+          </MessageActions>
+        </div>
       ) : null}
     </article>
   );

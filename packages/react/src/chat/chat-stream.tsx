@@ -14,6 +14,7 @@ import { EmptyState, type Suggestion } from '../components/empty-state.js';
 import type { Feedback } from '../components/message-actions.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { useAnnouncement } from '../hooks/use-announcement.js';
+import { useAttachments } from '../hooks/use-attachments.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
 import { isToolResultsTurn } from '../store/conversation.js';
@@ -88,7 +89,12 @@ export interface ChatStreamProps
    * whose `fetch` that store uses. Off by default: it keeps the bytes in memory.
    */
   readonly record?: boolean | StreamRecorder;
-  /** Controls in the composer's bar (an attach button), and above its field (chips). */
+  /**
+   * Let the composer take images, PDFs and text files (a button, paste, drag-and-drop), sent
+   * as content blocks with the message. Default true.
+   */
+  readonly attachments?: boolean;
+  /** Controls in the composer's bar, and above its field. */
   readonly composerAccessory?: ReactNode;
   readonly composerHeader?: ReactNode;
   readonly className?: string;
@@ -165,6 +171,7 @@ export function ChatStream({
   record = false,
   composerAccessory,
   composerHeader,
+  attachments: takesFiles = true,
   className,
   ...options
 }: ChatStreamProps): ReactElement {
@@ -192,13 +199,18 @@ export function ChatStream({
 
   const focusComposer = useCallback(() => field.current?.focus(), []);
   const { jumpToLatest } = follow;
+  const files = useAttachments();
+  const { attachments: pending, clear: clearFiles } = files;
   const send = useCallback(
     (text: string) => {
       // Sending always brings the new message into view, even when scrolled up.
       jumpToLatest();
-      void store.getState().send(text);
+      const sent = store.getState().send(text, { attachments: pending });
+      clearFiles();
+      // A refused file (its type, its size) is reported by the store; nothing was sent.
+      sent.catch(() => {});
     },
-    [jumpToLatest, store],
+    [jumpToLatest, store, pending, clearFiles],
   );
   const feedbackRef = useRef(onFeedback);
   feedbackRef.current = onFeedback;
@@ -291,7 +303,13 @@ export function ChatStream({
           {turns.map((turn, index) =>
             turn.role === 'user' ? (
               isToolResultsTurn(turn) ? null : (
-                <UserMessage key={turn.id} turn={turn} onEdit={edit} busy={busy} />
+                <UserMessage
+                  key={turn.id}
+                  turn={turn}
+                  onEdit={edit}
+                  busy={busy}
+                  branchStore={store}
+                />
               )
             ) : (
               <AssistantMessage
@@ -305,6 +323,7 @@ export function ChatStream({
                 feedback={feedback[turn.id] ?? null}
                 firstTokenAt={firstTokens.get(turn.id)}
                 recorder={recorder ?? undefined}
+                branchStore={store}
               />
             ),
           )}
@@ -332,6 +351,7 @@ export function ChatStream({
           autoFocus={startedEmpty}
           accessory={composerAccessory}
           header={composerHeader}
+          attachments={takesFiles ? files : undefined}
         />
       </div>
     </section>

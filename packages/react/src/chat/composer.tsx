@@ -9,6 +9,8 @@ import {
   useRef,
   useState,
 } from 'react';
+import { AttachmentList } from '../components/attachment-list.js';
+import type { AttachmentsController } from '../hooks/use-attachments.js';
 import { Icon } from './icons.js';
 
 export interface ComposerProps {
@@ -32,6 +34,12 @@ export interface ComposerProps {
   readonly header?: ReactNode;
   /** Sending is allowed with an empty field (there are attachments to send). */
   readonly allowEmpty?: boolean;
+  /**
+   * Files to send with the message (`useAttachments()`): an attach button, paste and
+   * drag-and-drop onto the composer, the chips with remove, and the refusals. The shell sends
+   * them with the text; without it, the composer takes text only.
+   */
+  readonly attachments?: AttachmentsController;
 }
 
 /**
@@ -52,12 +60,16 @@ export function Composer({
   accessory,
   header,
   allowEmpty = false,
+  attachments,
 }: ComposerProps): ReactElement {
   const [text, setText] = useState('');
   const own = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const field = inputRef ?? own;
   const id = useId();
-  const canSend = !busy && !disabled && (allowEmpty || text.trim() !== '');
+  const hasFiles = (attachments?.attachments.length ?? 0) > 0;
+  const canSend =
+    !busy && !disabled && !attachments?.reading && (allowEmpty || hasFiles || text.trim() !== '');
 
   // Grow with the content: measure from `auto` each time, so it also shrinks.
   useLayoutEffect(() => {
@@ -90,8 +102,25 @@ export function Composer({
   };
 
   return (
-    <form className="ms-composer" onSubmit={onSubmit}>
+    <form
+      className={attachments?.dragging ? 'ms-composer ms-composer--dragging' : 'ms-composer'}
+      onSubmit={onSubmit}
+      onPaste={attachments?.onPaste}
+      {...attachments?.dropProps}
+    >
       {header}
+      {attachments ? (
+        <>
+          <AttachmentList attachments={attachments.attachments} onRemove={attachments.remove} />
+          {attachments.errors.length > 0 ? (
+            <ul className="ms-composer__errors" role="alert">
+              {attachments.errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
       <label className="ms-visually-hidden" htmlFor={id}>
         {label}
       </label>
@@ -109,7 +138,31 @@ export function Composer({
         onKeyDown={onKeyDown}
       />
       <div className="ms-composer__bar">
-        <div className="ms-composer__accessory">{accessory}</div>
+        <div className="ms-composer__accessory">
+          {attachments ? (
+            <>
+              <input
+                ref={picker}
+                type="file"
+                multiple
+                hidden
+                accept={attachments.accept}
+                onChange={attachments.onInputChange}
+                aria-label="Attach files"
+              />
+              <button
+                type="button"
+                className="ms-icon-button"
+                aria-label="Attach files"
+                title="Attach files (or paste, or drop them here)"
+                onClick={() => picker.current?.click()}
+              >
+                <Icon name="attach" />
+              </button>
+            </>
+          ) : null}
+          {accessory}
+        </div>
         {busy ? (
           <button
             type="button"

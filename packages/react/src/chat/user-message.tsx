@@ -1,20 +1,52 @@
 import type { ContentBlockParam } from '@message-stream/core';
 import { type FormEvent, memo, type ReactElement, type ReactNode, useState } from 'react';
+import { AttachmentList } from '../components/attachment-list.js';
+import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
-import type { UserTurn } from '../store/types.js';
+import type { ChatStore } from '../store/create-chat-store.js';
+import type { Attachment, AttachmentMediaType, UserTurn } from '../store/types.js';
 
-const describe = (block: ContentBlockParam): string => {
-  if (block.type === 'text') return String((block as { text?: unknown }).text ?? '');
-  if (block.type === 'image') return '[image]';
-  if (block.type === 'document') return '[document]';
-  return '';
-};
-
-/** What the user wrote, as one string (attachments as `[image]` / `[document]`). */
+/** What the user wrote: the text blocks, as one string (attachments apart). */
 export const userText = (turn: UserTurn): string =>
   typeof turn.content === 'string'
     ? turn.content
-    : turn.content.map(describe).filter(Boolean).join('\n');
+    : turn.content
+        .map((block) =>
+          block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : '',
+        )
+        .filter(Boolean)
+        .join('\n');
+
+interface SourceBlock {
+  readonly type: string;
+  readonly title?: unknown;
+  readonly source?: { readonly media_type?: unknown; readonly data?: unknown };
+}
+
+/** The images and documents the user sent, shown as a read-only attachment list. */
+function sentAttachments(turn: UserTurn): Attachment[] {
+  if (typeof turn.content === 'string') return [];
+  return (turn.content as readonly ContentBlockParam[]).flatMap((block, i): Attachment[] => {
+    const { type, title, source } = block as SourceBlock;
+    if ((type !== 'image' && type !== 'document') || typeof source?.data !== 'string') return [];
+    const mediaType = String(source.media_type ?? '') as AttachmentMediaType;
+    const base64 = mediaType !== 'text/plain';
+    return [
+      {
+        id: `${turn.id}-${i}`,
+        name:
+          typeof title === 'string' && title !== ''
+            ? title
+            : type === 'image'
+              ? 'Image'
+              : 'Document',
+        mediaType,
+        size: base64 ? Math.floor((source.data.length * 3) / 4) : source.data.length,
+        data: source.data,
+      },
+    ];
+  });
+}
 
 export interface UserMessageProps {
   readonly turn: UserTurn;
@@ -25,8 +57,10 @@ export interface UserMessageProps {
   readonly onEdit?: (turnId: string, content: string) => void;
   /** A request is under way: Edit is disabled. */
   readonly busy?: boolean;
-  /** Shown beside the actions (a branch picker, ‹ 2 / 3 ›). */
+  /** Shown beside the actions. */
   readonly extra?: ReactNode;
+  /** The store, for the version picker (‹ 2 / 3 ›) of an edited message. */
+  readonly branchStore?: ChatStore;
   /** Show the action row (Copy, Edit). Default true. */
   readonly actions?: boolean;
 }
@@ -37,9 +71,11 @@ export const UserMessage = memo(function UserMessage({
   onEdit,
   busy = false,
   extra,
+  branchStore,
   actions = true,
 }: UserMessageProps): ReactElement {
   const text = userText(turn);
+  const attachments = sentAttachments(turn);
   const [draft, setDraft] = useState<string | null>(null);
   if (draft !== null && onEdit) {
     const save = (event: FormEvent) => {
@@ -85,17 +121,21 @@ export const UserMessage = memo(function UserMessage({
   }
   return (
     <article className="ms-message ms-message--user" aria-label="You said">
-      <p className="ms-message__text">{text}</p>
-      {actions ? (
-        <MessageActions
-          copyText={text}
-          onEdit={onEdit ? () => setDraft(text) : undefined}
-          busy={busy}
-          label="Message actions"
-        >
-          {extra}
-        </MessageActions>
-      ) : null}
+      <AttachmentList attachments={attachments} label="Attached files" />
+      {text !== '' ? <p className="ms-message__text">{text}</p> : null}
+      <div className="ms-message__footer">
+        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+        {actions ? (
+          <MessageActions
+            copyText={text}
+            onEdit={onEdit ? () => setDraft(text) : undefined}
+            busy={busy}
+            label="Message actions"
+          >
+            {extra}
+          </MessageActions>
+        ) : null}
+      </div>
     </article>
   );
 });

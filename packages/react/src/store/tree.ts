@@ -78,3 +78,14 @@ export function selectSibling(
   if ((tree.selected[parent] ?? siblings.length - 1) === index) return tree;
   return { ...tree, selected: { ...tree.selected, [parent]: index } };
 }
+
+/** Which sibling of `turnId`'s group is shown (whichever sibling `turnId` is), and how many. */
+export function shownBranch(tree: ConversationTree, turnId: string): BranchInfo {
+  const parent = tree.parents[turnId];
+  const siblings = parent === undefined ? undefined : tree.children[parent];
+  if (parent === undefined || siblings === undefined || siblings.length === 0) {
+    return { index: 0, count: 1 };
+  }
+  const selected = tree.selected[parent] ?? siblings.length - 1;
+  return { index: Math.min(Math.max(selected, 0), siblings.length - 1), count: siblings.length };
+}

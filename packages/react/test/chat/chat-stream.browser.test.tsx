@@ -5,7 +5,7 @@ import textPings from '@message-stream/mock/fixtures/text-pings.sse?raw';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { page, userEvent as keys } from 'vitest/browser';
+import { userEvent as keys, page } from 'vitest/browser';
 import { ChatStream, createChatStore } from '../../src/index.js';
 import styles from '../../src/styles.css?raw';
 

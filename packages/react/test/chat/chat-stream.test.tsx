@@ -136,7 +136,8 @@ describe('<ChatStream/>', () => {
       expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       view.unmount();
     }
-  });
+    // Three answers and three axe runs over a jsdom document: more than the default 5 s.
+  }, 30_000);
 });
 
 describe('<ChatStream/> auto-scroll', () => {

@@ -211,7 +211,7 @@ describe('createChatStore: stop, resume, retry', () => {
     const continuation = resumed.requests[0]?.body.messages as Array<{ content: unknown }>;
     expect(continuation.slice(0, asked.length - 1)).toEqual(asked.slice(0, -1));
     expect(continuation).toHaveLength(asked.length);
-    expect((continuation.at(-1)?.content as unknown[])[0]).toEqual({
+    expect((continuation.at(-1)?.content as unknown[] | undefined)?.[0]).toEqual({
       type: 'text',
       text: 'Second',
     });
@@ -253,7 +253,7 @@ describe('createChatStore: stop, resume, retry', () => {
     store.setOptions({ request, fetch: resumed.fetch, batch: false });
     await store.getState().resume();
     const continuation = resumed.requests[0]?.body.messages as Array<{ content: unknown }>;
-    expect((continuation[0]?.content as unknown[]).slice(0, 2)).toEqual(
+    expect((continuation[0]?.content as unknown[] | undefined)?.slice(0, 2)).toEqual(
       (asked[0] as { content: unknown[] }).content,
     );
     expect(validateMessages(continuation)).toEqual([]);

@@ -1,7 +1,7 @@
 import { accumulate, type StreamState, toMessage, validateMessages } from '@message-stream/core';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
-import { fixture, scriptedFetch, sse, textAnswer } from './support.js';
+import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 const answers = (state: ChatState) =>
@@ -42,7 +42,7 @@ describe('tool approval', () => {
     await store.getState().approveToolCall(id as string);
     expect(run).toHaveBeenCalledWith({ location: 'San Francisco, CA' }, expect.anything());
     expect(requests).toHaveLength(2);
-    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+    expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: id, content: '{"temperature":18}' },
     ]);
     expect(store.getState().status).toBe('complete');
@@ -69,7 +69,7 @@ describe('tool approval', () => {
       content: 'Not now.',
       isError: true,
     });
-    expect((requests[1]?.body.messages as Sent).at(-1)?.content).toEqual([
+    expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: id, content: 'Not now.', is_error: true },
     ]);
   });
@@ -273,5 +273,54 @@ describe('attachments', () => {
     await store.getState().send('Look', { attachments: [zip] });
     expect(store.getState().error?.message).toContain('code.zip cannot be attached');
     expect(onError).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('history rules', () => {
+  it('never sends thinking back from an answer that broke off, even a whole signed block', async () => {
+    const thinking = fixture('spec-thinking');
+    const { fetch, requests } = scriptedFetch(
+      // Cut after the first text delta, the thinking block whole before it.
+      () =>
+        sse(thinking, {
+          cutAt: offsetAfter(thinking, 'is **21**."}}\n\n'),
+        }),
+      () => sse(textAnswer('Sure.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Think first');
+    const cut = lastAnswer(store.getState()).stream;
+    expect(cut.status).toBe('interrupted');
+    expect(cut.message?.content[0]?.status).toBe('complete');
+    expect(cut.message?.content[0]?.block.type).toBe('thinking');
+    await store.getState().send('Next');
+    const history = requests[1]?.body.messages as Sent;
+    const answer = history[1]?.content as Array<{ type: string }>;
+    expect(answer.map((block) => block.type)).toEqual(['text']);
+  });
+
+  it('a new message while a tool runs leaves that tool_use out of the request', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('Something else, then.')),
+    );
+    let release: () => void = () => {};
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: {
+        get_weather: {
+          run: () => new Promise<string>((resolve) => (release = () => resolve('sunny'))),
+        },
+      },
+    });
+    void store.getState().send('Weather?');
+    await vi.waitFor(() => expect(store.getState().status).toBe('running-tools'));
+    await store.getState().send('Forget it');
+    release();
+    const sent = requests[1]?.body.messages as Sent;
+    expect(validateMessages(sent)).toEqual([]);
+    expect(JSON.stringify(sent)).not.toContain('tool_use');
   });
 });

@@ -209,3 +209,50 @@ export function startPersistence(
     },
   };
 }
+
+/** Removes a persisted conversation (a deleted thread): its turns and its shape. */
+export async function clearPersisted(name: string, choice: StorageChoice): Promise<void> {
+  if (choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined')) {
+    if (typeof indexedDB === 'undefined') return;
+    const meta = await idbGet<MetaRecord>(`${name}/meta`);
+    const ids = Array.isArray(meta?.ids) ? meta.ids : [];
+    await idbDelMany([`${name}/meta`, ...ids.map((id) => `${name}/turn/${id}`)]);
+    return;
+  }
+  const storage =
+    choice === 'localstorage' || choice === undefined
+      ? typeof localStorage === 'undefined'
+        ? null
+        : localStorage
+      : choice;
+  await storage?.removeItem(name);
+}
+
+/** A small record beside the conversations (the thread list): read and written whole. */
+export function recordStorage(name: string, choice: StorageChoice) {
+  const useIdb =
+    choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined');
+  if (useIdb) {
+    if (typeof indexedDB === 'undefined') return null;
+    return {
+      read: () => idbGet<unknown>(name),
+      write: (value: unknown) => idbSetMany([[name, plain(value)]]),
+    };
+  }
+  const storage =
+    choice === 'localstorage' || choice === undefined
+      ? typeof localStorage === 'undefined'
+        ? null
+        : localStorage
+      : choice;
+  if (storage === null) return null;
+  return {
+    read: async () => {
+      const text = await storage.getItem(name);
+      return text === null ? undefined : (JSON.parse(text) as unknown);
+    },
+    write: async (value: unknown) => {
+      await storage.setItem(name, JSON.stringify(value));
+    },
+  };
+}

@@ -1,8 +1,8 @@
+/**
+ * Core's reducer and decoder over every recorded fixture (moved here from core's tests:
+ * core depends on nothing of ours, the mock depends on core).
+ */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import {
   accumulate,
   type BlockState,
@@ -10,20 +10,18 @@ import {
   type Message,
   type StreamState,
   toMessage,
-} from '../src/index.js';
+} from '@message-stream/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 
-// Fixtures live in @message-stream/mock (a dev dependency), which will also serve them.
-const fixturesDir = join(
-  dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
-  'fixtures',
-);
-const catalog = JSON.parse(readFileSync(join(fixturesDir, 'catalog.json'), 'utf8')) as Array<{
+const fixturesDir = new URL('../fixtures/', import.meta.url);
+const catalog = JSON.parse(readFileSync(new URL('catalog.json', fixturesDir), 'utf8')) as Array<{
   name: string;
   file: string;
 }>;
 const bytesOf = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(join(fixturesDir, `${name}.sse`)));
-const textOf = (name: string): string => readFileSync(join(fixturesDir, `${name}.sse`), 'utf8');
+  new Uint8Array(readFileSync(new URL(`${name}.sse`, fixturesDir)));
+const textOf = (name: string): string => readFileSync(new URL(`${name}.sse`, fixturesDir), 'utf8');
 
 /**
  * An independent oracle for well-formed streams: the simplest accumulator that could work
@@ -53,6 +51,10 @@ function referenceMessage(sse: string): { message: Message; inputJson: Map<numbe
         break;
       case 'content_block_start':
         (message as Message).content[event.index] = structuredClone(event.content_block);
+        // A server-side fallback: the rest of the message is served by the `to` model.
+        if (event.content_block.type === 'fallback' && event.content_block.to?.model) {
+          (message as Message).model = event.content_block.to.model;
+        }
         break;
       case 'content_block_delta': {
         const d = event.delta;

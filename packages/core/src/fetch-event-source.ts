@@ -1,0 +1,159 @@
+/**
+ * The browser transport: `@microsoft/fetch-event-source`, the library the kit is built on
+ * in a page, adapted so that it behaves exactly like the plain-fetch path (see the traps
+ * listed in its options below, and the transport contract both run in
+ * test/transport.dom.test.ts and packages/mock/test/core-transport.test.ts).
+ */
+import { fetchEventSource } from '@microsoft/fetch-event-source';
+import type { Attempt, AttemptEnd } from './attempt.js';
+import { asLastEvent, toStreamEvent } from './events.js';
+import type { StreamEvent } from './protocol.js';
+import type { HeaderRecord } from './transport.js';
+
+/** Whether the library can run here: it needs a window and a document (it watches visibility). */
+export const canUseFetchEventSource = (): boolean =>
+  typeof window !== 'undefined' &&
+  typeof document !== 'undefined' &&
+  typeof document.addEventListener === 'function';
+
+export async function viaFetchEventSource(
+  attempt: Attempt,
+  body: string,
+  headers: HeaderRecord,
+  onEvent: (event: StreamEvent) => void,
+): Promise<AttemptEnd> {
+  const { controller } = attempt;
+  /** The body wrapper added the blank line that ends the stream's last event. */
+  const ending = { byUs: false };
+  attempt.touch();
+  await fetchEventSource(attempt.url, {
+    method: 'POST',
+    headers,
+    body,
+    signal: controller.signal,
+    // A hidden tab must not abort and re-POST a billed request.
+    openWhenHidden: true,
+    fetch: async (input, init) => wrapBody(attempt, await attempt.fetch(input, init), ending),
+    // The default accepts any status with the right content type.
+    onopen: (response) => attempt.accept(response),
+    onmessage: (message) => {
+      // The library goes on reading after an abort; nothing after it is delivered (the
+      // plain-fetch path stops at once, mid-chunk included).
+      if (controller.signal.aborted) return;
+      // The library dispatches at every blank line, even one that only closes a comment;
+      // an event without data carries nothing (WHATWG does not dispatch it either).
+      if (message.data === '') return;
+      const event = toStreamEvent(message.event || null, message.data);
+      onEvent(ending.byUs ? asLastEvent(event) : event);
+    },
+    // Rethrowing stops the library's own retries (it retries forever otherwise); ours
+    // decide, and only before the first byte.
+    onerror: (error) => {
+      throw error;
+    },
+  });
+  // The library resolves silently when its signal aborts; tell the reasons apart here.
+  if (controller.signal.aborted) return attempt.settle(controller.signal.reason);
+  return { kind: 'stream', cause: { type: 'eof' } };
+}
+
+const BLANK_LINE = new TextEncoder().encode('\n\n');
+const LF = 10;
+const CR = 13;
+
+/** Index just past the last CR or LF in `bytes`, or 0 when it holds none. */
+function afterLastLineEnd(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    const b = bytes[i];
+    if (b === LF || b === CR) return i + 1;
+  }
+  return 0;
+}
+
+function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * Wraps a response body for the library:
+ * - each chunk restarts the idle clock and marks progress (no retry once bytes arrived);
+ * - the library sees only whole lines. Its line buffer re-concatenates everything it holds
+ *   with each new chunk, so a long `data:` line arriving in small chunks would cost time
+ *   quadratic in its length. Here the bytes after a chunk's last line end are held back
+ *   (a list of chunks, joined once when the line ends), so its buffer is always empty
+ *   between chunks;
+ * - the body ends with a blank line, also before a dropped connection's error: the library
+ *   drops a final event that lacks one, where our decoder keeps it, and this makes both
+ *   transports agree (an empty event is skipped).
+ */
+function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean }): Response {
+  if (response.body === null || !response.ok) return response;
+  const reader = response.body.getReader();
+  let failure: { error: unknown } | undefined;
+  /** Bytes of a line whose end has not arrived yet. */
+  let held: Uint8Array[] = [];
+  let heldSize = 0;
+  const release = (upTo: Uint8Array, cut: number): Uint8Array => {
+    const whole =
+      held.length === 0
+        ? upTo.subarray(0, cut)
+        : concatBytes([...held, upTo.subarray(0, cut)], heldSize + cut);
+    held = cut < upTo.length ? [upTo.subarray(cut)] : [];
+    heldSize = upTo.length - cut;
+    return whole;
+  };
+  const flush = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
+    if (heldSize > 0) controller.enqueue(concatBytes(held, heldSize));
+    held = [];
+    heldSize = 0;
+    ending.byUs = true;
+    controller.enqueue(BLANK_LINE);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      // Erroring a stream discards what it still holds, so the closing blank line goes
+      // out on one read and the error on the next.
+      if (failure !== undefined) return controller.error(failure.error);
+      const aborted = () => attempt.controller.signal.aborted;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (aborted()) {
+            void reader.cancel().catch(() => {});
+            return controller.error(attempt.controller.signal.reason);
+          }
+          if (done) {
+            flush(controller);
+            controller.close();
+            return;
+          }
+          attempt.received();
+          const cut = afterLastLineEnd(value);
+          if (cut === 0) {
+            held.push(value);
+            heldSize += value.length;
+            continue; // no line ended: read on before handing anything over
+          }
+          controller.enqueue(release(value, cut));
+          return;
+        }
+      } catch (error) {
+        if (aborted()) return controller.error(error);
+        failure = { error };
+        flush(controller);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

@@ -1,0 +1,293 @@
+/**
+ * Who may spend the key (issue 14, "A proxy safe to expose"): cross-site pages are refused
+ * unless listed, only JSON bodies are read, the app's `authorize` hook can refuse with 401
+ * and its `rateLimit` hook with 429. Each is on by default or one option away.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMessagesProxy, ProxyRejection, toNodeHandler } from '../src/proxy.js';
+import {
+  close,
+  expectApiError,
+  KEY,
+  listen,
+  post,
+  recordingFetch,
+  recordingServer,
+  validBody,
+  within,
+} from './support/proxy-http.js';
+
+/** `post` as a browser page on `origin` would send it. */
+const fromPage = (origin: string | undefined, site: string | undefined) =>
+  post(validBody(), {
+    ...(origin === undefined ? {} : { origin }),
+    ...(site === undefined ? {} : { 'sec-fetch-site': site }),
+  });
+
+describe('cross-site requests', () => {
+  it.each<[string, string | undefined, string | undefined]>([
+    ['another site (Sec-Fetch-Site: cross-site)', 'https://evil.example', 'cross-site'],
+    ['a sibling subdomain (same-site)', 'https://other.proxy.test', 'same-site'],
+    ['an old browser on another origin (Origin only)', 'https://evil.example', undefined],
+    ['a sandboxed frame (Origin: null)', 'null', 'cross-site'],
+    ['a cross-site fetch with no Origin', undefined, 'cross-site'],
+  ])('refuses %s with 403 and sends nothing upstream', async (_, origin, site) => {
+    const up = recordingFetch();
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+      fromPage(origin, site),
+    );
+    const json = await expectApiError(response, 403, 'permission_error');
+    expect(json.error.message).toMatch(/cross-site/i);
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it.each<[string, string | undefined, string | undefined]>([
+    ['a same-origin page (Sec-Fetch-Site)', 'http://proxy.test', 'same-origin'],
+    ['a same-origin page behind a Host-rewriting proxy', 'https://app.example', 'same-origin'],
+    ['an old browser on the same origin (Origin only)', 'http://proxy.test', undefined],
+    ['a client that is not a browser (neither header)', undefined, undefined],
+  ])('lets %s through', async (_, origin, site) => {
+    const up = recordingFetch();
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+      fromPage(origin, site),
+    );
+    expect(response.status).toBe(200);
+    expect(up.calls).toHaveLength(1);
+  });
+
+  it('lets a listed origin through, compared as an origin (case, default port, path)', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      allowedOrigins: ['HTTPS://App.Example:443/'],
+    });
+    expect((await handler(fromPage('https://app.example', 'cross-site'))).status).toBe(200);
+    expect((await handler(fromPage('https://app.example:8443', 'cross-site'))).status).toBe(403);
+    expect((await handler(fromPage('http://app.example', 'cross-site'))).status).toBe(403);
+    expect(up.calls).toHaveLength(1);
+  });
+
+  it('takes a predicate for allowedOrigins', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      allowedOrigins: (origin) => origin.endsWith('.partner.example'),
+    });
+    expect((await handler(fromPage('https://a.partner.example', 'cross-site'))).status).toBe(200);
+    expect((await handler(fromPage('https://partner.example.evil', 'cross-site'))).status).toBe(
+      403,
+    );
+  });
+});
+
+describe('only application/json bodies', () => {
+  it.each([
+    ['text/plain (a form-free cross-site "simple" request)', 'text/plain;charset=UTF-8'],
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['multipart/form-data', 'multipart/form-data; boundary=x'],
+    ['a JSON look-alike', 'application/json-patch+json'],
+    ['none', undefined],
+  ])('answers %s with 415, even for a valid JSON body', async (_, type) => {
+    const up = recordingFetch();
+    const request = new Request('http://proxy.test/v1/messages', {
+      method: 'POST',
+      headers: type === undefined ? {} : { 'content-type': type },
+      body: JSON.stringify(validBody()),
+    });
+    if (type === undefined) request.headers.delete('content-type');
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(request);
+    await expectApiError(response, 415, 'invalid_request_error');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON'])(
+    'accepts %s',
+    async (type) => {
+      const up = recordingFetch();
+      const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+        post(validBody(), { 'content-type': type }),
+      );
+      expect(response.status).toBe(200);
+    },
+  );
+});
+
+describe('authorize', () => {
+  it('refuses with 401 authentication_error when it returns false, before reading the body', async () => {
+    const up = recordingFetch();
+    const authorize = vi.fn((request: Request) => {
+      expect(request.bodyUsed).toBe(false);
+      return request.headers.get('authorization') === 'Bearer good';
+    });
+    const handler = createMessagesProxy({ apiKey: KEY, fetch: up.fetch, authorize });
+    const refused = await handler(post(validBody(), { authorization: 'Bearer bad' }));
+    await expectApiError(refused, 401, 'authentication_error');
+    expect(up.calls).toHaveLength(0);
+
+    const allowed = await handler(post(validBody(), { authorization: 'Bearer good' }));
+    expect(allowed.status).toBe(200);
+    expect(up.calls).toHaveLength(1);
+    // The client's credentials are the app's business: they are never sent upstream.
+    expect(up.calls[0]?.headers.has('authorization')).toBe(false);
+    expect(authorize).toHaveBeenCalledTimes(2);
+  });
+
+  it('awaits an async check and refuses anything but true', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      authorize: async () => 'yes' as unknown as boolean,
+    });
+    await expectApiError(await handler(post(validBody())), 401, 'authentication_error');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it('answers a thrown ProxyRejection with its own status, and any other throw with a bare 500', async () => {
+    const up = recordingFetch();
+    const rejecting = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      authorize: () => {
+        throw new ProxyRejection(403, 'permission_error', 'Your plan has no chat.');
+      },
+    });
+    const json = await expectApiError(await rejecting(post(validBody())), 403, 'permission_error');
+    expect(json.error.message).toBe('Your plan has no chat.');
+
+    const failing = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      authorize: () => {
+        throw new Error(`session store down, key ${KEY}`);
+      },
+    });
+    const failed = await failing(post(validBody()));
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).not.toContain(KEY);
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it('is not asked about cross-site requests (refused first)', async () => {
+    const authorize = vi.fn(() => true);
+    const up = recordingFetch();
+    const handler = createMessagesProxy({ apiKey: KEY, fetch: up.fetch, authorize });
+    expect((await handler(fromPage('https://evil.example', 'cross-site'))).status).toBe(403);
+    expect(authorize).not.toHaveBeenCalled();
+  });
+});
+
+describe('rateLimit', () => {
+  it('answers a refusal with 429 rate_limit_error and retry-after headers the kit honours', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      rateLimit: () => ({ allowed: false, retryAfterMs: 1500 }),
+    });
+    const response = await handler(post(validBody()));
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.headers.get('retry-after-ms')).toBe('1500');
+    await expectApiError(response, 429, 'rate_limit_error');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it('runs after authorize, so unauthorized calls cost no tokens', async () => {
+    const rateLimit = vi.fn(() => ({ allowed: true }));
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      authorize: (request) => request.headers.has('x-user'),
+      rateLimit,
+    });
+    expect((await handler(post(validBody()))).status).toBe(401);
+    expect(rateLimit).not.toHaveBeenCalled();
+    expect((await handler(post(validBody(), { 'x-user': 'u1' }))).status).toBe(200);
+    expect(rateLimit).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses when the hook answers nothing usable', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      rateLimit: () => undefined as unknown as { allowed: boolean },
+    });
+    const response = await handler(post(validBody()));
+    expect(response.headers.has('retry-after')).toBe(false);
+    await expectApiError(response, 429, 'rate_limit_error');
+  });
+});
+
+describe('access checks over real sockets', () => {
+  let upstream: Awaited<ReturnType<typeof recordingServer>>;
+  let proxy: Server;
+  let proxyURL = '';
+
+  beforeAll(async () => {
+    upstream = await recordingServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+    });
+    proxy = createServer(
+      toNodeHandler(
+        createMessagesProxy({
+          apiKey: KEY,
+          baseURL: upstream.url,
+          authorize: (request) => request.headers.get('cookie') === 'session=ok',
+        }),
+      ),
+    );
+    proxyURL = await listen(proxy);
+  });
+  afterAll(async () => {
+    await Promise.all([close(proxy), upstream.close()]);
+  });
+
+  const send = (headers: Record<string, string>) =>
+    within(
+      fetch(`${proxyURL}/v1/messages`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(validBody()),
+      }),
+      3000,
+      'the response',
+    );
+
+  it('refuses what a cross-site page can send without a preflight, and forwards nothing', async () => {
+    const response = await send({
+      'content-type': 'text/plain;charset=UTF-8',
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+      cookie: 'session=ok',
+    });
+    await expectApiError(response, 403, 'permission_error');
+    const textPlain = await send({ 'content-type': 'text/plain', cookie: 'session=ok' });
+    await expectApiError(textPlain, 415, 'invalid_request_error');
+    expect(upstream.seen).toEqual([]);
+  });
+
+  it('takes the request origin from the Host the node request came with', async () => {
+    const response = await send({
+      'content-type': 'application/json',
+      origin: proxyURL,
+      cookie: 'session=ok',
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(upstream.seen).toHaveLength(1);
+    expect(upstream.seen[0]?.headers.cookie).toBeUndefined();
+  });
+
+  it('answers 401 without the session', async () => {
+    const before = upstream.seen.length;
+    const response = await send({ 'content-type': 'application/json', origin: proxyURL });
+    await expectApiError(response, 401, 'authentication_error');
+    expect(upstream.seen).toHaveLength(before);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * Many conversations, each its own chat store: new, switch, rename, delete, a title from
+ * the first message, sorted by last activity.
+ *
+ * An answer streaming in a thread you switch away from KEEPS STREAMING: every thread is an
+ * independent chat store, and switching only changes which one is shown. When you come
+ * back it is finished (or still going); nothing is lost and nothing is stopped behind your
+ * back. Call `chatOf(id).getState().stop()` to stop it yourself. Deleting a thread stops it.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type ChatStore, createChatStore } from './create-chat-store.js';
+import { clearPersisted, recordStorage, type StorageChoice } from './effects/persistence.js';
+import type { ChatPersistStorage, ChatStoreOptions, PersistErrorInfo, Turn } from './types.js';
+
+export interface ThreadSummary {
+  readonly id: string;
+  readonly title: string;
+  /** Whether the user named it (a title from the first message is replaced until then). */
+  readonly renamed: boolean;
+  readonly createdAt: number;
+  /** When a turn was last added: the list is sorted by this, newest first. */
+  readonly updatedAt: number;
+}
+
+export interface ThreadStoreOptions {
+  /** Options of every thread's chat store (its persistence comes from `persist` below). */
+  readonly chat: Omit<ChatStoreOptions, 'persist' | 'initialMessages'>;
+  /**
+   * Keep the threads across page loads: the list under `name`, each conversation under
+   * `name/<thread id>`, in IndexedDB by default (see `ChatStoreOptions.persist`).
+   */
+  readonly persist?:
+    | {
+        readonly name: string;
+        readonly storage?: ChatPersistStorage | 'indexeddb' | 'localstorage';
+      }
+    | false;
+  readonly onPersistError?: (error: unknown, info: PersistErrorInfo) => void;
+  /** A thread's title from its first message's text. Default: its first line, 60 characters at most. */
+  readonly title?: (text: string) => string;
+  /** The title of a thread with no message yet. Default "New conversation". */
+  readonly untitled?: string;
+}
+
+export interface ThreadState {
+  /** Every thread, the most recently active first. */
+  readonly threads: readonly ThreadSummary[];
+  /** The thread shown, or null when there is none. */
+  readonly activeId: string | null;
+  /** Starts a new, empty thread and shows it; returns its id. */
+  newThread(): string;
+  /** Shows another thread (the one shown before keeps streaming, see the module comment). */
+  switchThread(id: string): void;
+  renameThread(id: string, title: string): void;
+  /** Stops and deletes a thread and what was saved of it; shows the next most recent. */
+  deleteThread(id: string): void;
+  /** The chat store of a thread (default: the one shown), or null. */
+  chatOf(id?: string): ChatStore | null;
+}
+
+export type ThreadStore = StoreApi<ThreadState> & {
+  /** Settles once the saved thread list was read (at once without persistence). */
+  readonly restored: Promise<void>;
+  /** Stops every thread's stream and saving. */
+  dispose(): void;
+};
+
+const firstLine = (text: string): string => {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
+};
+
+const textOfTurn = (turn: Turn | undefined): string => {
+  if (turn?.role !== 'user') return '';
+  if (typeof turn.content === 'string') return turn.content;
+  return turn.content
+    .map((block) => (block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
+    .join(' ');
+};
+
+const byActivity = (threads: ThreadSummary[]): ThreadSummary[] =>
+  threads.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+
+let nextThread = 0;
+
+export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
+  const persist = options.persist || null;
+  const storageChoice: StorageChoice = persist?.storage;
+  const list = persist ? recordStorage(`${persist.name}/threads`, storageChoice) : null;
+  const chats = new Map<string, { store: ChatStore; unsubscribe: () => void }>();
+  const untitled = options.untitled ?? 'New conversation';
+  const titleOf = options.title ?? firstLine;
+  const report = (error: unknown, operation: PersistErrorInfo['operation']) => {
+    if (options.onPersistError)
+      options.onPersistError(error, { name: persist?.name ?? '', operation });
+    else console.warn('message-stream: the thread list could not be saved.', error);
+  };
+
+  const update = (id: string, change: (thread: ThreadSummary) => ThreadSummary) => {
+    store.setState((state) => ({
+      threads: byActivity(
+        state.threads.map((thread) => (thread.id === id ? change(thread) : thread)),
+      ),
+    }));
+  };
+
+  const chatOf = (id: string): ChatStore | null => {
+    const existing = chats.get(id);
+    if (existing) return existing.store;
+    if (!store.getState().threads.some((thread) => thread.id === id)) return null;
+    const chat = createChatStore({
+      ...options.chat,
+      persist: persist ? { name: `${persist.name}/${id}`, storage: persist.storage } : false,
+      ...(options.onPersistError ? { onPersistError: options.onPersistError } : {}),
+    });
+    let count = Object.keys(chat.getState().tree.nodes).length;
+    const unsubscribe = chat.subscribe((state) => {
+      const nodes = Object.keys(state.tree.nodes).length;
+      if (nodes === count) return;
+      const grew = nodes > count;
+      count = nodes;
+      update(id, (thread) => {
+        const first = textOfTurn(state.turns[0]);
+        const title = thread.renamed || first === '' ? thread.title : titleOf(first) || untitled;
+        return { ...thread, title, updatedAt: grew ? Date.now() : thread.updatedAt };
+      });
+    });
+    chats.set(id, { store: chat, unsubscribe });
+    return chat;
+  };
+
+  const store = createStore<ThreadState>()((set, get) => ({
+    threads: [],
+    activeId: null,
+    newThread() {
+      const now = Date.now();
+      const id = `thread_${(nextThread++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+      const thread: ThreadSummary = {
+        id,
+        title: untitled,
+        renamed: false,
+        createdAt: now,
+        updatedAt: now,
+      };
+      set((state) => ({ threads: byActivity([thread, ...state.threads]), activeId: id }));
+      return id;
+    },
+    switchThread(id) {
+      if (get().threads.some((thread) => thread.id === id)) set({ activeId: id });
+    },
+    renameThread(id, title) {
+      const trimmed = title.trim();
+      if (trimmed === '') return;
+      update(id, (thread) => ({ ...thread, title: trimmed, renamed: true }));
+    },
+    deleteThread(id) {
+      const chat = chats.get(id);
+      chat?.unsubscribe();
+      chat?.store.dispose();
+      chats.delete(id);
+      const threads = get().threads.filter((thread) => thread.id !== id);
+      const activeId = get().activeId === id ? (threads[0]?.id ?? null) : get().activeId;
+      set({ threads, activeId });
+      if (persist) {
+        clearPersisted(`${persist.name}/${id}`, storageChoice).catch((error: unknown) =>
+          report(error, 'remove'),
+        );
+      }
+    },
+    chatOf: (id) => {
+      const target = id ?? get().activeId;
+      return target === null ? null : chatOf(target);
+    },
+  })) as ThreadStore;
+
+  let restored: Promise<void> = Promise.resolve();
+  if (list !== null) {
+    restored = list
+      .read()
+      .then((saved) => {
+        const value = saved as { threads?: ThreadSummary[]; activeId?: string | null } | undefined;
+        if (!Array.isArray(value?.threads) || store.getState().threads.length > 0) return;
+        const threads = byActivity(value.threads.filter((t) => typeof t?.id === 'string'));
+        const activeId = threads.some((t) => t.id === value.activeId)
+          ? (value.activeId as string)
+          : (threads[0]?.id ?? null);
+        store.setState({ threads, activeId });
+      })
+      .catch((error: unknown) => report(error, 'read'))
+      .then(() => {
+        store.subscribe((state, previous) => {
+          if (state.threads === previous.threads && state.activeId === previous.activeId) return;
+          list
+            .write({ threads: state.threads, activeId: state.activeId })
+            .catch((error: unknown) => report(error, 'write'));
+        });
+      });
+  }
+
+  Object.assign(store, {
+    restored,
+    dispose() {
+      for (const { store: chat, unsubscribe } of chats.values()) {
+        unsubscribe();
+        chat.dispose();
+      }
+      chats.clear();
+    },
+  });
+  return store;
+}

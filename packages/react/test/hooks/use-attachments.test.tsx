@@ -1,0 +1,75 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { type AttachmentsController, useAttachments } from '../../src/index.js';
+
+function Composer({ onView }: { onView: (view: AttachmentsController) => void }) {
+  const files = useAttachments();
+  onView(files);
+  return (
+    <div data-testid="zone" {...files.dropProps} onPaste={files.onPaste}>
+      <input
+        type="file"
+        aria-label="Attach files"
+        multiple
+        accept={files.accept}
+        onChange={files.onInputChange}
+      />
+      <output>{files.errors.join('|')}</output>
+    </div>
+  );
+}
+
+const png = (name = 'a.png') => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/png' });
+
+function setup() {
+  let view: AttachmentsController | undefined;
+  render(
+    <Composer
+      onView={(v) => {
+        view = v;
+      }}
+    />,
+  );
+  return () => view as AttachmentsController;
+}
+
+describe('useAttachments', () => {
+  it('reads files from the file input, lists them and removes one', async () => {
+    const current = setup();
+    const input = screen.getByLabelText('Attach files') as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [png('a.png'), png('b.png')] } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(current().attachments.map((a) => [a.name, a.mediaType, a.data])).toEqual([
+      ['a.png', 'image/png', 'AQID'],
+      ['b.png', 'image/png', 'AQID'],
+    ]);
+    act(() => current().remove(current().attachments[0]?.id as string));
+    expect(current().attachments.map((a) => a.name)).toEqual(['b.png']);
+    act(() => current().clear());
+    expect(current().attachments).toEqual([]);
+  });
+
+  it('takes pasted and dropped files, refusing others with a message naming them', async () => {
+    const current = setup();
+    const zone = screen.getByTestId('zone');
+    await act(async () => {
+      fireEvent.paste(zone, { clipboardData: { files: [png('pasted.png')] } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(current().attachments.map((a) => a.name)).toEqual(['pasted.png']);
+    const zip = new File(['PK'], 'code.zip', { type: 'application/zip' });
+    await act(async () => {
+      fireEvent.drop(zone, {
+        dataTransfer: { files: [png('dropped.png'), zip], types: ['Files'] },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(current().attachments.map((a) => a.name)).toEqual(['pasted.png', 'dropped.png']);
+    expect(current().errors).toEqual([
+      'code.zip cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and plain-text files can.',
+    ]);
+    expect(screen.getByRole('status').textContent).toContain('code.zip');
+  });
+});

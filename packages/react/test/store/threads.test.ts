@@ -1,0 +1,87 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it, vi } from 'vitest';
+import { createThreadStore } from '../../src/index.js';
+import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+
+describe('createThreadStore', () => {
+  it('creates, titles from the first message, sorts by last activity, renames and deletes', async () => {
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('Paris.')),
+      () => sse(textAnswer('Rome.')),
+      () => sse(textAnswer('Lisbon.')),
+    );
+    const threads = createThreadStore({ chat: { request, fetch, batch: false } });
+    const now = vi.spyOn(Date, 'now');
+    now.mockReturnValue(1000);
+    const a = threads.getState().newThread();
+    now.mockReturnValue(2000);
+    const b = threads.getState().newThread();
+    expect(threads.getState().activeId).toBe(b);
+    expect(threads.getState().threads.map((t) => t.title)).toEqual([
+      'New conversation',
+      'New conversation',
+    ]);
+
+    now.mockReturnValue(3000);
+    await threads.getState().chatOf(a)?.getState().send('Capital of France?\nShort answer please.');
+    expect(threads.getState().threads.map((t) => [t.id, t.title])).toEqual([
+      [a, 'Capital of France?'],
+      [b, 'New conversation'],
+    ]);
+    now.mockReturnValue(4000);
+    threads.getState().switchThread(b);
+    await threads.getState().chatOf()?.getState().send('Capital of Italy?');
+    expect(threads.getState().threads.map((t) => t.id)).toEqual([b, a]);
+
+    threads.getState().renameThread(a, '  Geography  ');
+    now.mockReturnValue(5000);
+    await threads.getState().chatOf(a)?.getState().send('And Portugal?');
+    // A name the user gave stays; activity still moves it up.
+    expect(threads.getState().threads[0]).toMatchObject({ id: a, title: 'Geography' });
+
+    threads.getState().deleteThread(b);
+    expect(threads.getState().threads.map((t) => t.id)).toEqual([a]);
+    expect(threads.getState().chatOf(b)).toBeNull();
+    now.mockRestore();
+  });
+
+  it('keeps streaming an answer in a thread switched away from', async () => {
+    const text = fixture('long-markdown');
+    const { fetch } = scriptedFetch(() =>
+      sse(text, { cutAt: offsetAfter(text, 'text_delta', 120) }),
+    );
+    const threads = createThreadStore({ chat: { request, fetch, batch: false } });
+    const first = threads.getState().newThread();
+    const chat = threads.getState().chatOf(first);
+    const sent = chat?.getState().send('Long answer');
+    await vi.waitFor(() => expect(chat?.getState().status).toBe('streaming'));
+    const other = threads.getState().newThread();
+    expect(threads.getState().activeId).toBe(other);
+    await sent;
+    // It ran to its end (here the connection drops: interrupted, not aborted by the switch).
+    expect(chat?.getState().status).toBe('interrupted');
+    threads.getState().switchThread(first);
+    expect(threads.getState().chatOf()).toBe(chat);
+  });
+
+  it('keeps the threads and their conversations across a reload', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
+    const before = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
+    await before.restored;
+    const id = before.getState().newThread();
+    const chat = before.getState().chatOf(id);
+    await chat?.getState().send('Hi there');
+    await chat?.flush();
+    await vi.waitFor(async () => {
+      const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+      await after.restored;
+      expect(after.getState().threads.map((t) => [t.id, t.title])).toEqual([[id, 'Hi there']]);
+      const restored = after.getState().chatOf(id);
+      await restored?.restored;
+      expect(restored?.getState().turns).toHaveLength(2);
+    });
+  });
+});
