@@ -186,6 +186,25 @@ export function continuationText(
   return out.join('');
 }
 
+/**
+ * What `partialText` holds past all of a fixture's answer text, or undefined when it does not
+ * hold it all. A Continue after `max_tokens` sends the whole answer back (then: `''`), and a
+ * resume of that continuation sends more (then: the continuation's part).
+ */
+export function pastAnswer(fixtureText: string, partialText: string): string | undefined {
+  const segments = splitSegments(parseFixtureHeader(fixtureText).body);
+  let start = 0;
+  segments.forEach((segment, i) => {
+    if (segment.type === 'message_start' && segment.json) start = i;
+  });
+  const whole = textBlocks(segments.slice(start))
+    .map((block) => block.text)
+    .join('')
+    .trimEnd();
+  if (whole === '' || !partialText.startsWith(whole)) return undefined;
+  return partialText.slice(whole.length);
+}
+
 /** The final message's text blocks with visible text, in order. */
 function textBlocks(segments: readonly Segment[]): TextBlockInfo[] {
   const blocks = new Map<number, { text: string; isText: boolean }>();
