@@ -95,6 +95,33 @@ const SHOTS: readonly Shot[] = [
     until: ENDED,
   },
   {
+    name: 'auto-fixture-weather',
+    query: { speed: 'fast' },
+    prompt: 'What is the weather in Paris?',
+    until: ['complete'],
+  },
+  {
+    name: 'continue-after-max-tokens',
+    query: { speed: 'fast' },
+    prompt: 'Summarize the French Revolution',
+    until: ['complete'],
+    before: async (page) => {
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.locator('[role="log"][aria-busy="false"]').waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'branches',
+    query: { fixture: 'spec-basic-text', speed: 'fast' },
+    prompt: 'Hello',
+    until: ['complete'],
+    before: async (page) => {
+      await page.getByRole('button', { name: 'Regenerate' }).last().click();
+      await page.locator('[role="log"][aria-busy="false"]').waitFor({ timeout: 30_000 });
+      await page.getByRole('textbox', { name: 'Message' }).focus();
+    },
+  },
+  {
     name: 'details-popover',
     query: { fixture: 'spec-basic-text', speed: 'fast' },
     prompt: 'Hello',

@@ -33,12 +33,17 @@ const TOOL_WEATHER: Record<string, string> = {
 /** The mock's scenario header (the mock itself is loaded only in mock mode, by main.tsx). */
 const SCENARIO_HEADER = 'x-mock-scenario';
 
+/** Each one fits a recorded answer: the mock picks the fixture from the prompt's words. */
 const SUGGESTIONS = [
   'Explain the difference between let and const',
   'What is the weather in Paris?',
-  'Write a long answer in markdown',
+  'Summarize the French Revolution',
   'Search the web for today’s news',
+  'Write a thorough guide to streaming UIs',
 ];
+
+/** The fixture select's first option: no fixture forced, the mock picks from the prompt. */
+const AUTO = '';
 
 export interface FixtureChoice {
   readonly name: string;
@@ -67,7 +72,7 @@ function initialScenario(fixtures: readonly FixtureChoice[]): Scenario {
   const fault = Object.entries(FAULTS).find(([, value]) => value === params.get('fault'))?.[0];
   const speed = params.get('speed');
   return {
-    fixture: fixture && fixtures.some((f) => f.name === fixture) ? fixture : 'long-markdown',
+    fixture: fixture && fixtures.some((f) => f.name === fixture) ? fixture : AUTO,
     fault: (fault as FaultLabel | undefined) ?? 'none',
     speed: speed === 'fast' || speed === 'slow' ? speed : 'realistic',
   };
@@ -150,7 +155,10 @@ export function App({
     return created;
   });
 
-  const described = fixtures.find((f) => f.name === scenario.fixture)?.description;
+  const described =
+    scenario.fixture === AUTO
+      ? 'The mock answers with the recorded stream whose topic fits your words: weather, a summary, a search, code, a guide…'
+      : fixtures.find((f) => f.name === scenario.fixture)?.description;
 
   return (
     <div className="demo">
@@ -188,6 +196,7 @@ export function App({
                   value={scenario.fixture}
                   onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
                 >
+                  <option value={AUTO}>Auto: fits the prompt</option>
                   {fixtures.map((f) => (
                     <option key={f.name} value={f.name} title={f.description}>
                       {f.name}
