@@ -4,10 +4,11 @@ import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import textPings from '@message-stream/mock/fixtures/text-pings.sse?raw';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent as keys, page } from 'vitest/browser';
 import { ChatStream, createChatStore } from '../../src/index.js';
-import styles from '../../src/styles.css?raw';
+
+import { withDefaultStyles } from '../browser-styles.js';
 
 // Real layout, scrolling, focus and keyboard: these run in Chromium only.
 
@@ -17,13 +18,7 @@ const fixtures = {
   'text-pings': textPings,
 };
 
-let sheet: HTMLStyleElement;
-beforeAll(() => {
-  sheet = document.createElement('style');
-  sheet.textContent = styles;
-  document.head.append(sheet);
-});
-afterAll(() => sheet.remove());
+withDefaultStyles();
 afterEach(async () => {
   cleanup();
   await page.viewport(1280, 800);
