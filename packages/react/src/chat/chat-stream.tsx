@@ -17,6 +17,7 @@ import { useAnnouncement } from '../hooks/use-announcement.js';
 import { useAttachments } from '../hooks/use-attachments.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
+import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
 import { AssistantMessage, type AssistantMessageActions } from './assistant-message.js';
