@@ -145,6 +145,8 @@ describe('the built demo', () => {
 
     const card = lastAnswer(page).getByRole('group', { name: /get_weather/ });
     await card.waitFor({ state: 'visible', timeout: 20_000 });
+    // The call shows as a compact row: open it to watch the input arrive.
+    await card.getByRole('button', { expanded: false }).first().click();
     // The whole input, formatted, once the block is complete.
     await expect
       .poll(() => card.locator('pre code').textContent(), { timeout: 20_000 })
