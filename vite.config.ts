@@ -11,6 +11,10 @@ const chromium = playwright({
 // Every project imports `@message-stream/*` from source: an edit is seen without a build.
 const resolve = { alias: sourceAliases() };
 
+// The mock's fixture modules (one string each, up to 4 MB) load natively in Node projects:
+// Vitest's module transform would parse each one as code, ~2 s for the largest.
+const server = { deps: { external: [/\/fixtures\/[^/]+\.sse\.js$/] } };
+
 // One Vitest run, one project per package and environment: `pnpm test` runs them all.
 export default defineConfig({
   test: {
@@ -21,6 +25,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'core',
+          server,
           root: 'packages/core',
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.dom.test.ts'],
@@ -32,6 +37,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'core-dom',
+          server,
           root: 'packages/core',
           include: ['test/**/*.dom.test.ts'],
           environment: 'jsdom',
@@ -41,6 +47,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'mock',
+          server,
           root: 'packages/mock',
           include: ['test/**/*.test.ts'],
           environment: 'node',
@@ -52,6 +59,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'react',
+          server,
           root: 'packages/react',
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/**/*.browser.test.{ts,tsx}'],
@@ -82,6 +90,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'bench',
+          server,
           root: 'bench',
           include: ['test/**/*.test.ts'],
           environment: 'node',
@@ -92,6 +101,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'e2e',
+          server,
           root: 'apps/demo',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
@@ -106,6 +116,7 @@ export default defineConfig({
         resolve,
         test: {
           name: 'consumer',
+          server,
           root: 'tests/consumer',
           include: ['*.test.ts'],
           environment: 'node',

@@ -17,7 +17,8 @@ export default defineProject({
   test: {
     name: 'storybook',
     // A story that streams at a realistic pace takes a few seconds; allow for a slow machine.
-    testTimeout: 60_000,
+    // The 4.2 MB large-tool-input fixture module alone costs the dev server ~10-30 s to serve.
+    testTimeout: 120_000,
     browser: {
       enabled: true,
       headless: true,

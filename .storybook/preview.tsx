@@ -37,6 +37,8 @@ const withTheme: Decorator = (Story, { globals }) => {
 };
 
 const preview: Preview = {
+  // A docs page per story file: its component's props table (from the types) and its stories.
+  tags: ['autodocs'],
   loaders: [mswLoader(startWorker)],
   decorators: [withTheme],
   initialGlobals: { theme: 'light' },

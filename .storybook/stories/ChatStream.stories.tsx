@@ -27,14 +27,61 @@ type Story = StoryObj<typeof meta>;
 
 const storeOf = (loaded: Record<string, unknown>) => (loaded as unknown as ChatLoaded).store;
 
-/** Nothing sent yet: an empty log and a composer whose Send waits for text. */
+/** Nothing sent yet: a welcome line, and a composer that has focus and waits for text. */
 export const Empty: Story = {
   parameters: { caption: 'A new conversation.' },
   play: async ({ canvas, canvasElement }) => {
     await expect(canvas.getByRole('region', { name: 'Conversation' })).toBeVisible();
-    await expect(chatParts(canvasElement).log().children).toHaveLength(0);
+    await expect(chatParts(canvasElement).log().querySelectorAll('article')).toHaveLength(0);
+    await expect(canvas.getByRole('heading', { name: 'How can I help?' })).toBeVisible();
     await expect(canvas.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+    await expect(canvas.getByRole('textbox', { name: 'Message' })).toHaveFocus();
     await expect(canvas.getByRole('button', { name: 'Send' })).toBeDisabled();
+  },
+};
+
+/** Suggestion chips in the empty state: a click sends the prompt. */
+export const WithSuggestions: Story = {
+  parameters: { caption: 'An empty conversation with suggestions; one is picked.' },
+  loaders: [chatLoader({ scenario: 'spec-basic-text', testSpeed: 'fast' })],
+  beforeEach: stopChat,
+  render: (_args, { loaded }) => (
+    <ChatStream
+      store={storeOf(loaded)}
+      welcome="What shall we try?"
+      welcomeDescription="Pick one to start."
+      suggestions={['Say hello', 'Explain streaming']}
+    />
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    await userEvent.click(canvas.getByRole('button', { name: 'Say hello' }));
+    await waitForAnnouncement(canvasElement, ANNOUNCED.complete);
+    await expect(chatParts(canvasElement).answer()).toHaveTextContent('Hello!');
+    await expect(canvas.queryByRole('heading', { name: 'What shall we try?' })).toBeNull();
+  },
+};
+
+/** An answer cut off by `max_tokens`: the notice says so, and Continue asks for more in place. */
+export const MaxTokensContinue: Story = {
+  parameters: {
+    scenario: 'max-tokens',
+    caption: 'The answer reached the length limit; Continue continues the same answer.',
+  },
+  loaders: [chatLoader({ scenario: 'max-tokens', testSpeed: 'fast' })],
+  beforeEach: stopChat,
+  render: renderChat,
+  play: async ({ canvas, canvasElement, loaded }) => {
+    await sendPrompt(canvasElement, 'Tell me about the French Revolution');
+    await waitForAnnouncement(canvasElement, ANNOUNCED.complete);
+    await expect(canvas.getByText('The answer reached the length limit.')).toBeVisible();
+    await userEvent.click(canvas.getByRole('button', { name: 'Continue' }));
+    await expect(canvas.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+    await waitFor(() => expect(lastStream(storeOf(loaded))?.attempts?.length).toBe(2), {
+      timeout: 15_000,
+    });
+    await expect(
+      chatParts(canvasElement).log().querySelectorAll('.ms-message--assistant'),
+    ).toHaveLength(1);
   },
 };
 
@@ -103,9 +150,9 @@ export const StopKeepsPartialAnswer: Story = {
     const shown = parts.answer()?.textContent ?? '';
     await sleep(400);
     await expect(parts.answer()?.textContent).toBe(shown);
-    await expect(parts.section().querySelector('.ms-resume')).toHaveTextContent(
-      'The answer was stopped.',
-    );
+    // A lasting "Stopped" mark, and Resume to continue from what arrived.
+    await expect(parts.answer()?.querySelector('.ms-stop--aborted')).toHaveTextContent('Stopped');
+    await expect(canvas.getByRole('button', { name: 'Resume' })).toBeInTheDocument();
     await expect(canvas.getByRole('button', { name: 'Send' })).toBeInTheDocument();
   },
 };

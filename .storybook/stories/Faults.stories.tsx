@@ -74,17 +74,19 @@ async function resumeFinishes(
 /** The connection drops after 9 events (5 text deltas): Resume finishes the answer. */
 export const DropThenResume: Story = faulty(
   {
-    scenario: 'text-pings;fault=drop-after-events:9',
+    scenario: 'text-pings;fault=drop-after-events:9;times=1',
     caption: 'The connection drops mid-answer. Resume finishes it.',
   },
   async ({ canvasElement, loaded }) => {
     await sendPrompt(canvasElement, LET_CONST);
     await waitForAlert(canvasElement);
     const parts = chatParts(canvasElement);
-    await expect(parts.section().querySelector('.ms-resume')).toHaveTextContent(
-      'The answer did not finish.',
+    // Said once: the notice says what happened, the controls beside it only act.
+    await expect(parts.section().querySelectorAll('[role="alert"]')).toHaveLength(1);
+    await expect(parts.section().querySelector('.ms-resume')).toHaveAccessibleName(
+      'Recover the answer',
     );
-    await expect(parts.section().querySelector('[role="alert"]')).not.toBeNull();
+    await expect(parts.section().querySelector('.ms-resume__button--retry')).toBeNull();
     await resumeFinishes(canvasElement, loaded, 'text-pings');
   },
 );
@@ -92,7 +94,7 @@ export const DropThenResume: Story = faulty(
 /** The proxy closes the body cleanly mid-line (after 1,200 bytes): interrupted, then resumed. */
 export const CloseMidLineThenResume: Story = faulty(
   {
-    scenario: 'text-pings;fault=close-after-bytes:1200',
+    scenario: 'text-pings;fault=close-after-bytes:1200;times=1',
     caption: 'A proxy closes the body cleanly, mid-line. Resume finishes it.',
   },
   async ({ canvasElement, loaded }) => {
@@ -105,7 +107,7 @@ export const CloseMidLineThenResume: Story = faulty(
 /** An `overloaded_error` event mid-answer: the error is said, and Resume finishes the answer. */
 export const InStreamError: Story = faulty(
   {
-    scenario: 'text-pings;fault=error-after-events:9',
+    scenario: 'text-pings;fault=error-after-events:9;times=1',
     caption: 'The API sends an overloaded error mid-answer. Resume finishes it.',
   },
   async ({ canvas, canvasElement, loaded }) => {
@@ -124,7 +126,7 @@ export const InStreamError: Story = faulty(
 /** The stream goes silent for longer than the store's idle timeout (1.5 s): Resume continues. */
 export const StallPastIdleTimeout: Story = faulty(
   {
-    scenario: 'text-pings;fault=stall-after-events:9',
+    scenario: 'text-pings;fault=stall-after-events:9;times=1',
     options: { idleTimeoutMs: 1500 },
     caption: 'The stream goes silent past the 1.5 s idle timeout. Resume finishes it.',
   },
@@ -195,10 +197,13 @@ export const Http403Permission: Story = httpFailure(
   false,
 );
 
-/** 429 with `retry-after`: the wait is said in seconds; Retry (once it passed) succeeds. */
+/**
+ * 429 with `retry-after`: nothing arrived, so Retry (not Resume), with the wait counting down
+ * beside it; it retries by itself when the wait ends, and "Retry now" does not wait.
+ */
 export const Http429RateLimited: Story = httpFailure(
   'http:rate-limit;retry-after-ms=30000',
-  'Too many requests. Try again in 30 s.',
+  'Too many requests: the service asked to wait before trying again.',
   true,
 );
 

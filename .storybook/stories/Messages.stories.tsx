@@ -62,8 +62,11 @@ export const UserBlocks: Story = {
   play: async ({ canvas }) => {
     const message = canvas.getByRole('article', { name: 'You said' });
     await expect(message).toHaveTextContent('What is in this picture and this file?');
-    await expect(message).toHaveTextContent('[image]');
-    await expect(message).toHaveTextContent('[document]');
+    // The attachments show as a list beside the text: an image preview and a document chip.
+    const files = canvas.getByRole('list', { name: 'Attached files' });
+    await expect(files.querySelectorAll('li')).toHaveLength(2);
+    await expect(files).toHaveTextContent('Image');
+    await expect(files).toHaveTextContent('Document');
   },
 };
 

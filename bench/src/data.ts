@@ -297,6 +297,26 @@ export function toolInputFixture(
   };
 }
 
+/**
+ * Many short text blocks (two deltas each): the shape behind the reliability issue's defect 5,
+ * where the reducer's cost per event grew with the number of blocks already in the message.
+ */
+export function manyBlocksFixture(blocks: number): StreamFixture {
+  const list: Block[] = [];
+  let text = '';
+  for (let i = 0; i < blocks; i++) {
+    const deltas = [`Block ${i} `, `says hi. `];
+    text += deltas.join('');
+    list.push({ type: 'text', deltas });
+  }
+  return {
+    name: `many blocks, ${blocks} text blocks`,
+    sse: messageStream(list, 'end_turn', blocks * 2),
+    expected: { text, thinking: '', signature: '', inputJson: null },
+    payload: `${blocks} text blocks, ${megabytes(utf8Bytes(text))} text`,
+  };
+}
+
 /** Splits bytes into network-sized chunks. */
 export function chunkBytes(bytes: Uint8Array, size: number): Uint8Array[] {
   const chunks: Uint8Array[] = [];

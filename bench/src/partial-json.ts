@@ -133,6 +133,7 @@ export interface PartialJsonRow {
 
 const SIZES = [
   ['10 KB', 10_000],
+  ['30 KB', 30_000],
   ['100 KB', 100_000],
   ['1 MB', 1_000_000],
 ] as const;
@@ -198,15 +199,18 @@ export async function benchPartialJson(
   { quick = false }: { quick?: boolean } = {},
 ): Promise<PartialJsonRow[]> {
   const rows: PartialJsonRow[] = [];
-  for (const shape of SHAPE_NAMES) {
-    for (const [size, bytes] of SIZES) {
+  for (const shape of quick ? SHAPE_NAMES.slice(0, 1) : SHAPE_NAMES) {
+    for (const [size, bytes] of quick ? SIZES.slice(0, 2) : SIZES) {
       const parse = await inChild({ shape, bytes, every: 1, contender: -1, runs: 21, warmup: 3 });
       for (const every of [1, 16]) {
         const results: PartialJsonRow['results'][number][] = [];
         for (const [index, contender] of contenders.entries()) {
           // Re-parsers run once per case, up to 100 KB: enough to show their quadratic curve
           // without an hour-long run.
-          const skip = contender.quadratic && (bytes > 100_000 || (quick && bytes > 10_000));
+          // Read after every fragment they stop at 30 KB: at 100 KB one run of one library took
+          // minutes on a loaded machine, and that cadence is in the table for information only.
+          const limit = every === 1 ? 30_000 : 100_000;
+          const skip = contender.quadratic && (bytes > limit || (quick && bytes > 10_000));
           if (skip) {
             results.push({
               name: contender.name,
@@ -223,7 +227,7 @@ export async function benchPartialJson(
             bytes,
             every,
             contender: index,
-            runs: contender.quadratic ? 1 : quick ? 3 : 15,
+            runs: contender.quadratic ? 1 : quick ? 3 : 9,
             warmup: contender.quadratic ? 0 : 5,
           });
           results.push({ name: contender.name, timing, correct, quadratic: contender.quadratic });
@@ -259,6 +263,82 @@ export function partialJsonTable(rows: readonly PartialJsonRow[]): string {
         `| ${row.shape}, ${row.size} (${row.fragments} fragments) | ${row.every} | ${formatMs(row.jsonParse.ms)} | ${result.name}${result.correct ? '' : ' **wrong final value**'} | ${formatMs(result.timing.ms)} | ${ratio(result.timing.ms, row.jsonParse.ms)} | ${ratio(result.timing.ms, oursMs)} |`,
       );
     }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The exponent k of time ∝ size^k, fitted by least squares on log time against log size:
+ * ~1 is linear, ~2 quadratic.
+ */
+export function growthExponent(points: readonly { bytes: number; ms: number }[]): number {
+  const usable = points.filter((p) => p.ms > 0 && p.bytes > 0);
+  if (usable.length < 2) return Number.NaN;
+  const xs = usable.map((p) => Math.log(p.bytes));
+  const ys = usable.map((p) => Math.log(p.ms));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    den += ((xs[i] as number) - mx) ** 2;
+  }
+  return num / den;
+}
+
+/** Per shape and cadence, one contender's time at each size and its fitted exponent. */
+export interface GrowthLine {
+  readonly shape: string;
+  readonly every: number;
+  readonly name: string;
+  readonly points: readonly { size: string; bytes: number; ms: number }[];
+  /** Fitted on 10–100 KB (10–30 KB for the re-parsers read after every fragment). */
+  readonly exponent: number;
+  /** Fitted on 10 KB–1 MB, for the contenders that run it. */
+  readonly exponentTo1Mb: number;
+}
+
+export function growthLines(rows: readonly PartialJsonRow[]): GrowthLine[] {
+  const out: GrowthLine[] = [];
+  for (const shape of SHAPE_NAMES) {
+    for (const every of [1, 16]) {
+      const ofShape = rows.filter((r) => r.shape === shape && r.every === every);
+      for (const { name } of contenders) {
+        const points = ofShape.flatMap((row) => {
+          const timing = row.results.find((r) => r.name === name)?.timing;
+          return timing ? [{ size: row.size, bytes: row.bytes, ms: timing.ms }] : [];
+        });
+        if (points.length === 0) continue;
+        out.push({
+          shape,
+          every,
+          name,
+          points,
+          exponent: growthExponent(points.filter((p) => p.bytes <= 150_000)),
+          exponentTo1Mb: growthExponent(points),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export function partialJsonGrowthTable(rows: readonly PartialJsonRow[]): string {
+  const sizes = SIZES.map(([size]) => size);
+  const lines = [
+    `| input | read every | contender | ${sizes.join(' | ')} | exponent, up to 100 KB | exponent, 10 KB–1 MB |`,
+    `| --- | --- | --- |${sizes.map(() => ' --- |').join('')} --- | --- |`,
+  ];
+  for (const line of growthLines(rows)) {
+    const cells = sizes.map((size) => {
+      const point = line.points.find((p) => p.size === size);
+      return point ? formatMs(point.ms) : '–';
+    });
+    const to1Mb = line.points.some((p) => p.bytes > 150_000) ? line.exponentTo1Mb.toFixed(2) : '–';
+    lines.push(
+      `| ${line.shape} | ${line.every} | ${line.name} | ${cells.join(' | ')} | ${line.exponent.toFixed(2)} | ${to1Mb} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@ import { accumulate, type StreamState } from '@message-stream/core';
 import {
   chunkBytes,
   type Expected,
+  manyBlocksFixture,
   type StreamFixture,
   textFixture,
   thinkingFixture,
@@ -223,8 +224,20 @@ export interface PipelineRow {
 /** The streams of the comparison: text, thinking-heavy, and a large tool input. */
 export function pipelineFixtures(quick: boolean): StreamFixture[] {
   return quick
-    ? [textFixture(10_000, 16), thinkingFixture(5_000, 48), toolInputFixture(100_000)]
-    : [textFixture(100_000, 16), thinkingFixture(50_000, 48), toolInputFixture(1_000_000)];
+    ? [
+        textFixture(10_000, 16),
+        thinkingFixture(5_000, 48),
+        toolInputFixture(100_000),
+        manyBlocksFixture(1_000),
+        manyBlocksFixture(4_000),
+      ]
+    : [
+        textFixture(100_000, 16),
+        thinkingFixture(50_000, 48),
+        toolInputFixture(1_000_000),
+        manyBlocksFixture(4_000),
+        manyBlocksFixture(16_000),
+      ];
 }
 
 export async function benchPipeline(
@@ -289,7 +302,23 @@ const find = (row: PipelineRow, id: ContenderId) => row.results.find((r) => r.id
  */
 export function pipelineTargets(rows: readonly PipelineRow[]): Target[] {
   const targets: Target[] = [];
+  // Defect 5: the cost per event stays flat as blocks accumulate (4 events per block).
+  const many = rows.filter((r) => r.name.startsWith('many blocks'));
+  const [fewer, more] = many;
+  const fewerMs = fewer && find(fewer, 'accumulate')?.timing.ms;
+  const moreMs = more && find(more, 'accumulate')?.timing.ms;
+  if (fewer && more && fewerMs !== undefined && moreMs !== undefined) {
+    const blocksOf = (row: PipelineRow) => Number(/(\d+) text blocks/.exec(row.name)?.[1] ?? 1);
+    const perEvent = (ms: number, row: PipelineRow) => ms / blocksOf(row);
+    const growth = perEvent(moreMs, more) / perEvent(fewerMs, fewer);
+    targets.push({
+      name: `Pipeline, many blocks: accumulate's cost per event at ${blocksOf(more)} blocks within 1.3× its cost at ${blocksOf(fewer)}`,
+      figure: `${growth.toFixed(2)}× (${formatMs(moreMs)} vs ${formatMs(fewerMs)})`,
+      pass: growth <= 1.3,
+    });
+  }
   for (const row of rows) {
+    if (many.includes(row)) continue;
     const ours = find(row, 'accumulate');
     const sdk = find(row, 'sdk');
     if (!ours) continue;

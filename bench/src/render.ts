@@ -11,10 +11,15 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { type Browser, chromium } from 'playwright';
+import { type Browser, chromium, type Page } from 'playwright';
 import { build } from 'vite';
 import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
-import type { BlockRenders, Contender, RunStats } from '../render/src/stats.js';
+import {
+  type BlockRenders,
+  CONTENDERS,
+  type Contender,
+  type RunStats,
+} from '../render/src/stats.js';
 import { formatMs } from './measure.js';
 import type { Target } from './target.js';
 
@@ -30,6 +35,15 @@ export interface Measured extends TraceFigures {
   readonly cdpScriptMs: number;
   /** CDP TaskDuration. */
   readonly cdpTaskMs: number;
+  /** JS heap in use after the run and a full GC (CDP Runtime.getHeapUsage), bytes. */
+  readonly heapAfter: number;
+  /** Navigation to the mounted page painted (the composer takes input), ms. */
+  readonly interactiveMs: number;
+  /** With `typing`: keys typed into the composer after the answer, and those whose event
+   * (input delay + handlers + the next paint, Event Timing) took 16 ms or more. */
+  readonly typing?: { readonly keys: number; readonly slow: number; readonly maxMs: number };
+  /** With `scroll`: the log scrolled top to bottom after the answer. */
+  readonly scroll?: { readonly frames: number; readonly dropped: number };
 }
 
 export interface ContenderResult {
@@ -44,15 +58,16 @@ export interface RenderResult {
   readonly events: number;
   readonly bytes: number;
   readonly markdownChars: number;
-  readonly ours: ContenderResult;
-  readonly naive: ContenderResult;
-  /** The same response read to its end with no rendering: the mock's own share of the figures. */
-  readonly network: ContenderResult;
+  /**
+   * Every contender measured; `network` is the same response read to its end with no
+   * rendering: the mock's own share of the figures.
+   */
+  readonly results: Readonly<Record<Contender, ContenderResult>>;
   /** A run of ChatStream on react-dom's profiling build: `<Profiler onRender>` calls vs commits. */
   readonly profilerCheck: { readonly commits: number; readonly profilerCommits: number };
 }
 
-const median = (values: readonly number[]): number => {
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
@@ -60,7 +75,8 @@ const median = (values: readonly number[]): number => {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-async function buildPage(): Promise<void> {
+/** `minify: false` keeps function names, for reading a profile of the page. */
+export async function buildPage({ minify = true }: { minify?: boolean } = {}): Promise<void> {
   await build({
     configFile: false,
     root: PAGE_ROOT,
@@ -72,6 +88,7 @@ async function buildPage(): Promise<void> {
       outDir: OUT_DIR,
       emptyOutDir: true,
       target: 'es2022',
+      minify,
       reportCompressedSize: false,
       chunkSizeWarningLimit: 100_000,
     },
@@ -86,7 +103,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Serves the built page; nothing else. */
-async function serve(): Promise<{ url: string; server: Server }> {
+export async function serve(): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const file = normalize(join(OUT_DIR, path === '/' ? 'index.html' : path));
@@ -116,6 +133,8 @@ interface TraceEvent {
   readonly tid: number;
   readonly ts: number;
   readonly dur?: number;
+  /** Thread (CPU) time of the event: what the task cost without the time it was preempted. */
+  readonly tdur?: number;
   readonly args?: { readonly name?: string };
 }
 
@@ -148,6 +167,13 @@ const RENDER_EVENTS: ReadonlySet<string> = new Set([
   'CompositeLayers',
 ]);
 const TASK_EVENT = 'ThreadControllerImpl::RunTask';
+/** What the long-conversation rows call "layout + pre-paint + paint" (style recalculation too). */
+const LAYOUT_PAINT_EVENTS: ReadonlySet<string> = new Set([
+  'Layout',
+  'UpdateLayoutTree',
+  'PrePaint',
+  'Paint',
+]);
 
 type Interval = [number, number];
 
@@ -184,6 +210,15 @@ export interface TraceFigures {
   /** All main-thread tasks, ms. */
   readonly taskMs: number;
   readonly longestTaskMs: number;
+  /** The longest task by thread time (CPU): on a loaded machine, wall time includes preemption. */
+  readonly longestTaskCpuMs: number;
+  /** Tasks longer than 16 ms (wall), and by thread time. */
+  readonly tasksOver16: number;
+  readonly tasksOver16Cpu: number;
+  /** Tasks that painted a frame (they hold a PrePaint or Paint): their wall durations, ms. */
+  readonly frameTasksMs: readonly number[];
+  /** Style, layout, pre-paint and paint on the main thread, ms. */
+  readonly layoutPaintMs: number;
 }
 
 /**
@@ -219,30 +254,106 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
   if (main === undefined) throw new Error('The trace has no renderer main thread');
   const script: Interval[] = [];
   const render: Interval[] = [];
+  const tasks: TraceEvent[] = [];
+  const paints: number[] = [];
+  let layoutPaintUs = 0;
   let taskUs = 0;
   let longestUs = 0;
+  let longestCpuUs = 0;
+  let over16 = 0;
+  let over16Cpu = 0;
   for (const e of events) {
     if (`${e.pid}:${e.tid}` !== main) continue;
     const dur = e.dur ?? 0;
     if (e.name === TASK_EVENT) {
+      tasks.push(e);
       taskUs += dur;
       longestUs = Math.max(longestUs, dur);
+      const cpu = Math.min(e.tdur ?? dur, dur);
+      longestCpuUs = Math.max(longestCpuUs, cpu);
+      if (dur > 16_000) over16++;
+      if (cpu > 16_000) over16Cpu++;
     } else if (SCRIPT_EVENTS.has(e.name)) script.push([e.ts, e.ts + dur]);
-    else render.push([e.ts, e.ts + dur]);
+    else {
+      render.push([e.ts, e.ts + dur]);
+      if (LAYOUT_PAINT_EVENTS.has(e.name)) layoutPaintUs += dur;
+      if (e.name === 'Paint' || e.name === 'PrePaint') paints.push(e.ts);
+    }
+  }
+  tasks.sort((a, b) => a.ts - b.ts);
+  paints.sort((a, b) => a - b);
+  const frameTasksMs: number[] = [];
+  let p = 0;
+  for (const task of tasks) {
+    const end = task.ts + (task.dur ?? 0);
+    while (p < paints.length && (paints[p] as number) < task.ts) p++;
+    if (p < paints.length && (paints[p] as number) <= end)
+      frameTasksMs.push((task.dur ?? 0) / 1000);
   }
   return {
     scriptingMs: minus(merge(script), merge(render)) / 1000,
     taskMs: taskUs / 1000,
     longestTaskMs: longestUs / 1000,
+    longestTaskCpuMs: longestCpuUs / 1000,
+    tasksOver16: over16,
+    tasksOver16Cpu: over16Cpu,
+    frameTasksMs,
+    layoutPaintMs: layoutPaintUs / 1000,
   };
 }
 
+const TYPED = 'the quick brown fox jumps over the lazy dog';
+
+/** Types into the composer as a user would, and reads how long each key took to paint. */
+async function typeIntoComposer(
+  page: Page,
+): Promise<{ keys: number; slow: number; maxMs: number }> {
+  await page.evaluate(() => {
+    const slow: number[] = [];
+    (window as unknown as { __slowKeys: number[] }).__slowKeys = slow;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (['keydown', 'keypress', 'keyup', 'input', 'beforeinput'].includes(entry.name)) {
+          slow.push(entry.duration);
+        }
+      }
+      // 16 is the lowest threshold Event Timing allows: only slower events are reported.
+    }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
+  });
+  await page.locator('textarea').first().focus();
+  await page.keyboard.type(TYPED, { delay: 40 });
+  await page.waitForTimeout(300);
+  const slow = await page.evaluate(
+    () => (window as unknown as { __slowKeys: number[] }).__slowKeys,
+  );
+  return { keys: TYPED.length, slow: slow.length, maxMs: Math.max(0, ...slow) };
+}
+
+/** Serves the built page and opens Chromium for `use`; closes both after. */
+export async function withBrowser<T>(
+  use: (browser: Browser, url: string) => Promise<T>,
+): Promise<T> {
+  const { url, server } = await serve();
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutablePath,
+    headless: true,
+    args: [...chromiumArgs],
+  });
+  try {
+    return await use(browser, url);
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 /** One run in a fresh context: load, send, wait for the final DOM, read the figures. */
-async function runOnce(
+export async function runOnce(
   browser: Browser,
   url: string,
   contender: Contender,
   query: Record<string, string>,
+  { typing = false, scroll = false }: { typing?: boolean; scroll?: boolean } = {},
 ): Promise<Measured> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   try {
@@ -277,6 +388,21 @@ async function runOnce(
     )) as RunStats;
     const after = await metrics();
     const trace = await browser.stopTracing();
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize: heapAfter } = await cdp.send('Runtime.getHeapUsage');
+    const interactiveMs = await page.evaluate(
+      () => (window as unknown as { __bench: { interactiveMs: number } }).__bench.interactiveMs,
+    );
+    const typed = typing ? await typeIntoComposer(page) : undefined;
+    const scrolled = scroll
+      ? await page.evaluate(() =>
+          (
+            window as unknown as {
+              __bench: { scrollThrough(): Promise<{ frames: number; dropped: number }> };
+            }
+          ).__bench.scrollThrough(),
+        )
+      : undefined;
     if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
     if (!stats.verified) throw new Error(`${contender}: the final DOM lacks the end of the answer`);
     const figures = analyzeTrace(trace);
@@ -292,54 +418,67 @@ async function runOnce(
       stats,
       cdpScriptMs: (after.script - before.script) * 1000,
       cdpTaskMs,
+      heapAfter,
+      interactiveMs,
+      ...(typed ? { typing: typed } : {}),
+      ...(scrolled ? { scroll: scrolled } : {}),
     };
   } finally {
     await context.close();
   }
 }
 
+/** Runs per contender: the slow ones take a minute or more each, and report totals. */
+const RUNS: Readonly<Record<Contender, number>> = {
+  ours: 5,
+  'ai-sdk': 2,
+  'assistant-ui': 1,
+  naive: 1,
+  network: 3,
+};
+
 /**
  * Runs the contenders on the same answer, each run in a fresh page, after one warm-up each on
- * a short answer. ChatStream: 5 runs (1 with `quick`). The naive baseline: 1 run, as it takes
- * about a minute (5,000 renders of a growing document; its figures are themselves totals over
- * those renders), which keeps the section near two minutes. `network` (the response read with
- * no rendering, 3 runs) tells the mock's own share; a last ChatStream run on react-dom's
- * profiling build checks `<Profiler onRender>` against the commit count.
+ * a short answer, interleaved so a change in the machine's load falls on every contender.
+ * `network` (the response read with no rendering) tells the mock's own share; a last
+ * ChatStream run on react-dom's profiling build checks `<Profiler onRender>` against the commit
+ * count. `BENCH_RENDER=ours,ai-sdk` measures only those (for a look while working).
  */
 export async function benchRender(
   log: (line: string) => void,
   { quick = false }: { quick?: boolean } = {},
 ): Promise<RenderResult> {
-  const runs: Record<Contender, number> = { ours: quick ? 1 : 5, naive: 1, network: quick ? 1 : 3 };
-  const contenders = ['ours', 'naive', 'network'] as const;
+  const only = process.env.BENCH_RENDER?.split(',');
+  const contenders = CONTENDERS.filter((c) => only === undefined || only.includes(c));
+  const runs = (c: Contender) => (quick ? 1 : RUNS[c]);
   const query = {
-    deltas: String(quick ? 1000 : 5000),
+    // 2,000 text deltas, not 5,000: the contenders that re-render the whole answer per delta
+    // grow with its square, and assistant-ui's one run at 5,000 took over ten minutes here.
+    deltas: String(quick ? 1000 : 2000),
     thinking: String(quick ? 100 : 300),
     json: String(quick ? 50 : 200),
     seed: '1',
   };
   log('  building bench/render');
   await buildPage();
-  const { url, server } = await serve();
-  const browser = await chromium.launch({
-    executablePath: chromiumExecutablePath,
-    headless: true,
-    args: [...chromiumArgs],
-  });
-  try {
-    const measured: Record<Contender, Measured[]> = { ours: [], naive: [], network: [] };
+  return withBrowser(async (browser, url) => {
+    const measured = Object.fromEntries(CONTENDERS.map((c) => [c, [] as Measured[]])) as Record<
+      Contender,
+      Measured[]
+    >;
     // Warm-up on a short answer (browser, server, disk cache); its figures are not kept.
     for (const contender of contenders) {
       await runOnce(browser, url, contender, { deltas: '200', thinking: '20', json: '10' });
     }
-    for (let i = 0; i < Math.max(...Object.values(runs)); i++) {
+    for (let i = 0; i < Math.max(...contenders.map(runs)); i++) {
       for (const contender of contenders) {
-        if (i >= runs[contender]) continue;
+        if (i >= runs(contender)) continue;
         const run = await runOnce(browser, url, contender, query);
         measured[contender].push(run);
         log(
-          `  ${contender} run ${i + 1}/${runs[contender]}: scripting ${formatMs(run.scriptingMs)}, ` +
-            `${run.stats.commits} commits, final DOM after ${formatMs(run.stats.totalMs)}`,
+          `  ${contender} run ${i + 1}/${runs(contender)}: scripting ${formatMs(run.scriptingMs)}, ` +
+            `${run.stats.commits} commits, longest task ${formatMs(run.longestTaskMs)}, ` +
+            `final DOM after ${formatMs(run.stats.totalMs)}`,
         );
       }
     }
@@ -360,18 +499,18 @@ export async function benchRender(
       events: first.events,
       bytes: first.bytes,
       markdownChars: first.markdownChars,
-      ours: { contender: 'ours', runs: measured.ours },
-      naive: { contender: 'naive', runs: measured.naive },
-      network: { contender: 'network', runs: measured.network },
+      results: Object.fromEntries(
+        CONTENDERS.map((c): [Contender, ContenderResult] => [
+          c,
+          { contender: c, runs: measured[c] },
+        ]),
+      ) as Record<Contender, ContenderResult>,
       profilerCheck: {
         commits: profiled.stats.commits,
         profilerCommits: profiled.stats.profilerCommits,
       },
     };
-  } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  });
 }
 
 /** The one prop change that re-renders a finished block by design: the answer started. */
@@ -410,6 +549,10 @@ function figures(result: ContenderResult) {
       m.stats.crowdedFrames.map((frame) => ({ frame, commits: m.stats.commits })),
     ),
     longestTaskMs: of((m) => m.longestTaskMs),
+    longestTaskCpuMs: of((m) => m.longestTaskCpuMs),
+    tasksOver16: of((m) => m.tasksOver16),
+    tasksOver16Cpu: of((m) => m.tasksOver16Cpu),
+    heapAfter: of((m) => m.heapAfter),
     longTasks: of((m) => m.stats.longTasks),
     longestFrameGapMs: of((m) => m.stats.longestFrameGapMs),
     totalMs: of((m) => m.stats.totalMs),
@@ -432,103 +575,79 @@ function figures(result: ContenderResult) {
 
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 
+/** The contenders that render, in table order, with their column names. */
+const RENDERED: readonly {
+  readonly id: Contender;
+  readonly name: string;
+  readonly short: string;
+}[] = [
+  { id: 'ours', name: '`<ChatStream/>`', short: 'ours' },
+  { id: 'ai-sdk', name: 'AI SDK `useChat` + streamdown', short: 'AI SDK' },
+  { id: 'assistant-ui', name: 'assistant-ui + react-markdown', short: 'assistant-ui' },
+  { id: 'naive', name: 'naive baseline', short: 'naive' },
+];
+
+const ratio = (a: number, b: number): string => {
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return '–';
+  if (b === 0) return a === 0 ? '–' : '∞';
+  const r = a / b;
+  return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(2)}×`;
+};
+
+const formatMb = (bytes: number): string =>
+  Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MB` : '–';
+
 export function renderTable(result: RenderResult): string {
-  const ours = figures(result.ours);
-  const naive = figures(result.naive);
-  const x = (a: number, b: number) => {
-    if (b === 0) return a === 0 ? '–' : '∞';
-    const r = a / b;
-    return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(2)}×`;
-  };
-  const network = median(result.network.runs.map((m) => m.scriptingMs));
+  const all = RENDERED.map((c) => ({ ...c, f: figures(result.results[c.id]) }));
+  const ours = all[0]?.f as ReturnType<typeof figures>;
+  const naive = figures(result.results.naive);
+  const peers = all.slice(1);
+  const network = median(result.results.network.runs.map((m) => m.scriptingMs));
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const row = (name: string, a: string, b: string, ratio: string) =>
-    `| ${name} | ${a} | ${b} | ${ratio} |`;
+  const ms = (n: number) => (Number.isFinite(n) ? formatMs(n) : '–');
+  const num = (n: number) => (Number.isFinite(n) ? count(n) : '–');
+  /** A row of one figure per contender, then ours as a ratio to each of the others. */
+  const row = (name: string, pick: (f: ReturnType<typeof figures>) => number, show = ms) =>
+    `| ${name} | ${all.map((c) => show(pick(c.f))).join(' | ')} | ${peers
+      .map((c) => ratio(pick(ours), pick(c.f)))
+      .join(' | ')} |`;
+  const text = (name: string, cell: (f: ReturnType<typeof figures>) => string) =>
+    `| ${name} | ${all.map((c) => (c.f.runs > 0 ? cell(c.f) : '–')).join(' | ')} |${peers.map(() => ' |').join('')}`;
   const perBlock = (f: ReturnType<typeof figures>) =>
     ['thinking', 'text', 'tool_use'].map((t) => count(f.blockRenders(t))).join(' / ');
   const lines = [
-    '| metric | `<ChatStream/>` | naive baseline | ours / naive |',
-    '| --- | --- | --- | --- |',
-    row(
-      'scripting time',
-      formatMs(ours.scriptingMs),
-      formatMs(naive.scriptingMs),
-      x(ours.scriptingMs, naive.scriptingMs),
-    ),
-    row(
-      'CDP ScriptDuration (for reference)',
-      formatMs(ours.cdpScriptMs),
-      formatMs(naive.cdpScriptMs),
-      x(ours.cdpScriptMs, naive.cdpScriptMs),
-    ),
-    row(
-      'main-thread task time (scripting, style, layout, paint, …)',
-      formatMs(ours.taskMs),
-      formatMs(naive.taskMs),
-      x(ours.taskMs, naive.taskMs),
-    ),
-    row('React commits', count(ours.commits), count(naive.commits), x(ours.commits, naive.commits)),
-    row(
-      'most commits painted in one frame (worst run)',
-      count(ours.maxCommitsPerFrame),
-      count(naive.maxCommitsPerFrame),
-      x(ours.maxCommitsPerFrame, naive.maxCommitsPerFrame),
-    ),
-    row(
+    `| metric | ${all.map((c) => c.name).join(' | ')} | ${peers.map((c) => `ours ÷ ${c.short}`).join(' | ')} |`,
+    `| --- |${all.map(() => ' --- |').join('')}${peers.map(() => ' --- |').join('')}`,
+    row('main-thread task time (scripting, style, layout, paint, …)', (f) => f.taskMs),
+    row('scripting time', (f) => f.scriptingMs),
+    row('CDP ScriptDuration (for reference)', (f) => f.cdpScriptMs),
+    row('React commits', (f) => f.commits, num),
+    row('most commits painted in one frame (worst run)', (f) => f.maxCommitsPerFrame, num),
+    text(
       'frames painting more than one commit / frames',
-      `${count(ours.framesOverOneCommit)} / ${count(ours.frames)}`,
-      `${count(naive.framesOverOneCommit)} / ${count(naive.frames)}`,
-      '',
+      (f) => `${count(f.framesOverOneCommit)} / ${count(f.frames)}`,
     ),
-    row('renders per content block (thinking / text / tool)', perBlock(ours), perBlock(naive), ''),
-    row(
+    row('longest main-thread task (wall)', (f) => f.longestTaskMs),
+    row('longest main-thread task (thread time)', (f) => f.longestTaskCpuMs),
+    row('tasks over 16 ms (wall)', (f) => f.tasksOver16, num),
+    row('tasks over 16 ms (thread time)', (f) => f.tasksOver16Cpu, num),
+    row('long tasks (≥ 50 ms, PerformanceObserver)', (f) => f.longTasks, num),
+    row('longest gap between two frames', (f) => f.longestFrameGapMs),
+    row('last byte → final DOM', (f) => f.lastByteToDomMs),
+    row('send → final DOM', (f) => f.totalMs),
+    row('JS heap after the run (full GC)', (f) => f.heapAfter, formatMb),
+    text('renders per content block (thinking / text / tool)', perBlock),
+    text(
       'top-level markdown blocks: mean renders per block (max)',
-      `${ours.meanMarkdownRenders.toFixed(1)} (${count(ours.maxMarkdownRenders)})`,
-      `${naive.meanMarkdownRenders.toFixed(1)} (${count(naive.maxMarkdownRenders)})`,
-      x(ours.meanMarkdownRenders, naive.meanMarkdownRenders),
+      (f) => `${f.meanMarkdownRenders.toFixed(1)} (${count(f.maxMarkdownRenders)})`,
     ),
-    row(
+    text(
       'renders of finished markdown blocks (blocks affected)',
-      `${count(ours.finishedRerenders)} (${count(ours.finishedBlocksRerendered)} of ${count(ours.markdownBlocks)})`,
-      `${count(naive.finishedRerenders)} (${count(naive.finishedBlocksRerendered)} of ${count(naive.markdownBlocks)})`,
-      '',
+      (f) =>
+        `${count(f.finishedRerenders)} (${count(f.finishedBlocksRerendered)} of ${count(f.markdownBlocks)})`,
     ),
-    row(
-      'renders of content blocks after they completed (worst run)',
-      count(ours.rendersAfterComplete),
-      count(naive.rendersAfterComplete),
-      '',
-    ),
-    row(
-      'renders of content blocks whose data had not changed (of which: thinking collapsing)',
-      `${count(ours.unchangedRenders)} (${count(ours.collapseRenders)})`,
-      `${count(naive.unchangedRenders)} (–)`,
-      '',
-    ),
-    row(
-      'longest main-thread task',
-      formatMs(ours.longestTaskMs),
-      formatMs(naive.longestTaskMs),
-      x(ours.longestTaskMs, naive.longestTaskMs),
-    ),
-    row('long tasks (≥ 50 ms)', count(ours.longTasks), count(naive.longTasks), ''),
-    row(
-      'longest gap between two frames',
-      formatMs(ours.longestFrameGapMs),
-      formatMs(naive.longestFrameGapMs),
-      x(ours.longestFrameGapMs, naive.longestFrameGapMs),
-    ),
-    row(
-      'last byte → final DOM',
-      formatMs(ours.lastByteToDomMs),
-      formatMs(naive.lastByteToDomMs),
-      x(ours.lastByteToDomMs, naive.lastByteToDomMs),
-    ),
-    row(
-      'send → final DOM',
-      formatMs(ours.totalMs),
-      formatMs(naive.totalMs),
-      x(ours.totalMs, naive.totalMs),
+    text('renders of content blocks after they completed (worst run)', (f) =>
+      count(f.rendersAfterComplete),
     ),
     '',
     `The answer: ${count(result.textDeltas)} text_delta events (${count(result.markdownChars)} characters ` +
@@ -536,65 +655,99 @@ export function renderTable(result: RenderResult): string {
       `quotes), after a thinking block of ${count(result.thinkingDeltas)} thinking_delta events and a ` +
       `signature_delta, and before a tool_use block of ${count(result.jsonDeltas)} input_json_delta ` +
       `fragments: ${count(result.events)} events, ${(result.bytes / 1024).toFixed(0)} KB of SSE, ` +
-      'generated from a fixed seed (bench/render/src/sse.ts). Both contenders get these bytes from ' +
+      'generated from a fixed seed (bench/render/src/sse.ts); 2,000 deltas rather than the 5,000 of ' +
+      'the long-conversation rows, because the contenders that re-render the whole answer on every ' +
+      "delta grow with its square (assistant-ui's single run took over ten minutes at 5,000 here). " +
+      'Every contender gets these bytes from ' +
       "the mock's `createMockFetch` at full speed (no pacing, one chunk per event), each read " +
-      'handed over in a task of its own as a network read would be (bench/render/src/net.ts). ' +
+      'handed over in a task of its own as a network read would be (bench/render/src/net.ts), ' +
+      'after the page has had its first idle period (a user does not send within two frames of ' +
+      'load; ChatStream warms its markdown parser up there). Each contender is built the way ' +
+      'its docs show (bench/render/src/peers): **AI SDK**: `useChat` with a client-side `ChatTransport` whose ' +
+      '`sendMessages` runs `streamText` on `@ai-sdk/anthropic` (its `fetch`: the mock) and returns ' +
+      '`toUIMessageStream()`; text parts in a memoized `<Streamdown isAnimating>` (what AI ' +
+      "Elements' `MessageResponse` is), reasoning and the tool call as plain text. " +
+      '**assistant-ui**: `useLocalRuntime` with a `ChatModelAdapter` whose `run` streams through ' +
+      "`@anthropic-ai/sdk`'s `MessageStream` (its `fetch`: the mock) and yields the message so far " +
+      'after every event; `ThreadPrimitive.Root/Viewport/Messages`, `MessagePrimitive.Parts`, text ' +
+      "parts in `@assistant-ui/react-markdown`'s `MarkdownTextPrimitive` with remark-gfm. " +
+      'Neither peer gets its (Tailwind) styles, which would only add style and layout work. ' +
       'The naive baseline (bench/render/src/naive.tsx) keeps the message in `useState`, appends ' +
-      'every delta, and renders the whole text with `<ReactMarkdown remarkPlugins={[remarkGfm]}>` ' +
-      'plus the thinking and the raw tool JSON as text. Production builds (Vite), headless ' +
-      `Chromium, a fresh page per run; ChatStream: median of ${plural(ours.runs, 'run')}, naive: ` +
-      `${plural(naive.runs, 'run')} (a 5,000-delta run takes about a minute; its figures are ` +
-      'totals over thousands of renders).',
+      'every delta, and renders the whole text with `<ReactMarkdown remarkPlugins={[remarkGfm]}>`. ' +
+      'Production builds (Vite), headless Chromium, a fresh page per run, contenders interleaved; ' +
+      `runs: ${all.map((c) => `${c.name} ${plural(c.f.runs, 'run')}`).join(', ')} ` +
+      '(medians; the slow contenders take a minute or more per run and their figures are totals ' +
+      'over thousands of renders).',
     '',
-    '- **Scripting time**: from a Chromium trace of the run (send to 100 ms after the final ' +
+    '- **Task time and scripting**: from a Chromium trace of the run (send to 100 ms after the final ' +
       "DOM; categories toplevel, devtools.timeline, v8.execute): on the renderer's main thread, " +
-      'the time covered by JavaScript (FunctionCall, RunMicrotasks, EvaluateScript, compile, GC), ' +
-      'less the style, layout and paint it forced. Task time: all main-thread tasks in the same ' +
-      "trace (checked against CDP's TaskDuration). CDP `Performance.getMetrics` ScriptDuration " +
-      'is shown for reference only: it leaves out most promise jobs, where the stream is read ' +
-      'and reduced. Both contenders include the in-page mock and the per-read task hop: read to ' +
-      `its end with no rendering, the same response costs ${formatMs(network)} of scripting ` +
-      `(median of ${plural(result.network.runs.length, 'run')}), so the ratio understates the ` +
+      'all tasks (checked against CDP TaskDuration), and the time covered by JavaScript ' +
+      '(FunctionCall, RunMicrotasks, EvaluateScript, compile, GC) less the style, layout and ' +
+      'paint it forced. CDP `Performance.getMetrics` ScriptDuration is shown for reference only: ' +
+      'it leaves out most promise jobs, where the stream is read and reduced. Every contender ' +
+      'includes the in-page mock and the per-read task hop: read to its end with no rendering, ' +
+      `the same response costs ${ms(network)} of scripting (median of ` +
+      `${plural(result.results.network.runs.length, 'run')}), so the ratios understate the ` +
       'difference in rendering alone.',
+    '- **Longest task**: the longest `ThreadControllerImpl::RunTask` on the renderer main ' +
+      "thread in the run's trace, by wall time and by thread time (the trace's `tdur`: CPU " +
+      'time of the thread, which leaves out the time the thread was preempted: on a shared, ' +
+      'loaded machine wall time measures the neighbours too). Long tasks: PerformanceObserver ' +
+      "'longtask' entries.",
     '- **Commits**: React DevTools global hook `onCommitFiberRoot`, one call per commit. On ' +
       "react-dom's profiling build, a `<Profiler onRender>` around the app fired " +
       `${count(result.profilerCheck.profilerCommits)} times for ${count(result.profilerCheck.commits)} ` +
-      'commits of ChatStream (the timed runs use the production build, where `onRender` never fires).',
-    '- **Commits per frame**: each commit is given to the frame that paints it: a commit made ' +
+      'commits of ChatStream (the timed runs use the production build, where `onRender` never fires). ' +
+      'Commits per frame: each commit is given to the frame that paints it: a commit made ' +
       'inside an animation-frame callback (or the microtasks it queues) belongs to that frame, any ' +
       'other to the next one (every `requestAnimationFrame` callback is wrapped to know).',
     '- **Renders per block**: the hook walks every committed fiber tree as React DevTools does ' +
       '(only subtrees React cloned; a component rendered if flagged `PerformedWork`, a host ' +
-      'element if it got new props). A content block is a `ContentBlockView` subtree (naive: ' +
-      'its thinking / markdown / tool element) and counts one render per commit in which anything ' +
-      'in it rendered. A markdown block is a top-level element of the rendered markdown, by DOM ' +
-      'node; it is finished once a later block exists, and any render after that re-rendered a ' +
-      'block that did not change. The walk runs in every measured run of both contenders (it ' +
-      "stops at top-level markdown elements). A content block whose data (the core's block object) is the " +
-      'same as at its previous render rendered for another reason: the only one by design is ' +
-      '`answerStarted`, when a finished thinking block collapses as the answer begins. ' +
-      'Per-block figures are medians; re-render counts the worst run.',
-    '- **Longest task**: the longest `ThreadControllerImpl::RunTask` on the renderer main ' +
-      "thread in the run's trace; long tasks: PerformanceObserver 'longtask' entries. Tracing " +
-      'costs a few microseconds per task and promise job, which weighs more on ChatStream (the ' +
-      "same ~5,500 network reads, little work each) than on the naive baseline's.",
+      'element if it got new props). A content block is a `ContentBlockView` subtree (the ' +
+      'others: their thinking / markdown / tool element) and counts one render per commit in which ' +
+      'anything in it rendered. A markdown block is a top-level element of the rendered ' +
+      'markdown (`.ms-markdown > *`, `.naive-markdown > *`; the peers wrap their markdown in ' +
+      'their own elements, so they have no figure), by DOM node; it is finished once a later ' +
+      'block exists, and any render after that re-rendered a block that did not change. ' +
+      `ChatStream re-rendered finished markdown blocks ${count(ours.finishedRerenders)} times and ` +
+      `content blocks whose data had not changed ${count(ours.unchangedRenders)} times (of which ` +
+      `${count(ours.collapseRenders)} the thinking block collapsing as the answer began, by design); ` +
+      `the naive baseline ${count(naive.finishedRerenders)} and ${count(naive.unchangedRenders)}.`,
     '- **Last byte → final DOM**: from the moment the last chunk is handed to the reader to the ' +
       "MutationObserver callback seeing the answer's `data-status` become `complete` (the final " +
       'state committed; the page then checks the end of the thinking, the text and the tool ' +
-      'input are in the DOM).',
+      'input are in the DOM). Heap: CDP `Runtime.getHeapUsage` after `HeapProfiler.collectGarbage`, ' +
+      'the whole page (framework, libraries and the answer).',
   ];
   return lines.join('\n');
 }
 
 export function renderTargets(result: RenderResult): Target[] {
-  const ours = figures(result.ours);
-  const naive = figures(result.naive);
+  const ours = figures(result.results.ours);
+  const naive = figures(result.results.naive);
+  const aiSdk = figures(result.results['ai-sdk']);
+  const assistantUi = figures(result.results['assistant-ui']);
   const crowded = ours.crowdedFrames
     .slice(0, 4)
     .map(({ frame, commits }) => `${frame.join('+')} of ${commits}`)
     .join(', ');
   const speedup = naive.scriptingMs / ours.scriptingMs;
+  const better = aiSdk.taskMs <= assistantUi.taskMs ? aiSdk : assistantUi;
+  const betterName = better === aiSdk ? 'AI SDK + streamdown' : 'assistant-ui';
+  const overPeer = better.taskMs / ours.taskMs;
   return [
+    {
+      name: 'Rendering: at least 3× less main-thread task time than the better of AI SDK + streamdown and assistant-ui',
+      figure: `${overPeer.toFixed(1)}× (${formatMs(ours.taskMs)} vs ${formatMs(better.taskMs)}, ${betterName})`,
+      pass: overPeer >= 3,
+    },
+    {
+      name: 'Rendering: no main-thread task over 16 ms while streaming (ChatStream)',
+      figure:
+        `longest ${formatMs(ours.longestTaskMs)} wall, ${formatMs(ours.longestTaskCpuMs)} thread time; ` +
+        `${count(ours.tasksOver16)} tasks over 16 ms wall, ${count(ours.tasksOver16Cpu)} by thread time`,
+      pass: ours.longestTaskMs <= 16,
+    },
     {
       name: 'Rendering: at most one React commit per animation frame (ChatStream)',
       figure:

@@ -1,19 +1,24 @@
 /**
  * `pnpm bench`: measures the core beside what a user would pick instead, in one run, and
- * writes BENCHMARKS.md. `--quick` runs a small smoke version and writes nothing.
+ * writes BENCHMARKS.md. `--quick` runs a small smoke version and writes its report to the
+ * temp directory instead.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { benchConversations, conversationsTable, conversationTargets } from './conversations.js';
+import { benchHeavy, heavyTable, heavyTargets } from './heavy.js';
 import { benchMemory, memoryTable } from './memory.js';
 import {
   benchPartialJson,
+  growthLines,
   type PartialJsonRow,
+  partialJsonGrowthTable,
   partialJsonTable,
-  SHAPE_NAMES,
 } from './partial-json.js';
 import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { benchRender, renderTable, renderTargets } from './render.js';
-import { formatKb, measureSizes, SIZE_LIMITS, sizeTable, sizeTargets } from './size.js';
+import { measureSizes, sizeTable, sizeTargets } from './size.js';
 import type { Target } from './target.js';
 
 const quick = process.argv.includes('--quick');
@@ -28,79 +33,194 @@ const version = (name: string): string => {
   }
 };
 
+/**
+ * Partial JSON targets (issue #13): linear at a UI cadence (a read every 16 fragments), for
+ * the parser and through the reducer, fitted from 10 KB to 1 MB. Reading after every
+ * fragment, and the re-parsing libraries' curves, are in the tables for information.
+ */
 function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
-  const targets: Target[] = [];
-  const find = (shape: string, size: string) =>
-    rows.find((r) => r.shape === shape && r.size === size && r.every === 1);
-  for (const shape of SHAPE_NAMES) {
-    const small = find(shape, '100 KB');
-    const large = find(shape, '1 MB');
-    const smallMs = small?.results[0]?.timing?.ms;
-    const largeMs = large?.results[0]?.timing?.ms;
-    if (!small || !large || smallMs === undefined || largeMs === undefined) continue;
-    // A fast wrong value is a miss whatever the time.
-    const correct = small.results[0]?.correct === true && large.results[0]?.correct === true;
-    const wrong = correct ? '' : ' (wrong value)';
-    const scale = largeMs / smallMs;
-    targets.push({
-      name: `Partial JSON, ${shape}: 1 MB within 12× the 100 KB time (linear)`,
-      figure: `${scale.toFixed(1)}×${wrong}`,
-      pass: scale <= 12 && correct,
+  return growthLines(rows)
+    .filter((line) => line.every === 16 && line.name.startsWith('@message-stream/core'))
+    .map((line) => {
+      const correct = rows
+        .filter((r) => r.shape === line.shape && r.every === 16)
+        .every((r) => r.results.find((x) => x.name === line.name)?.correct !== false);
+      return {
+        name: `Partial JSON, ${line.shape}, read every 16 fragments: ${line.name} linear (fitted exponent ≤ 1.15, 10 KB–1 MB)`,
+        figure: `${line.exponentTo1Mb.toFixed(2)}${correct ? '' : ' (wrong value)'}`,
+        pass: line.exponentTo1Mb <= 1.15 && correct,
+      };
     });
-    const overParse = largeMs / large.jsonParse.ms;
-    targets.push({
-      name: `Partial JSON, ${shape}: 1 MB within 40× one JSON.parse of the final text`,
-      figure: `${overParse.toFixed(1)}×${wrong}`,
-      pass: overParse <= 40 && correct,
-    });
-  }
-  for (const shape of SHAPE_NAMES) {
-    const row = find(shape, '100 KB');
-    const oursMs = row?.results[0]?.timing?.ms;
-    const correct = row?.results[0]?.correct === true;
-    for (const result of row?.results ?? []) {
-      if (oursMs === undefined || result.timing === null || !result.quadratic) continue;
-      const speedup = result.timing.ms / oursMs;
-      targets.push({
-        name: `Partial JSON, ${shape}, 100 KB: at least 1,000× faster than ${result.name}`,
-        figure: `${speedup.toFixed(0)}×${correct ? '' : ' (wrong value)'}`,
-        pass: speedup >= 1000 && correct,
-      });
-    }
-  }
-  return targets;
 }
 
+// `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, memory, size) runs only
+// those sections and prints their tables, writing nothing: for a look while working.
+const only = process.env.BENCH_ONLY?.split(',');
+if (only !== undefined) {
+  if (only.includes('partial-json')) {
+    const rows = await benchPartialJson(log, { quick });
+    log(partialJsonGrowthTable(rows));
+    for (const t of partialJsonTargets(rows))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('pipeline')) log(pipelineTable(await benchPipeline(log, { quick })));
+  if (only.includes('render')) {
+    const result = await benchRender(log, { quick });
+    log(renderTable(result));
+    for (const t of renderTargets(result))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('conversations')) {
+    const rows = await benchConversations(log, { quick });
+    log(conversationsTable(rows));
+    for (const t of conversationTargets(rows))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('heavy')) {
+    const rows = await benchHeavy(log, { quick });
+    log(heavyTable(rows));
+    for (const t of heavyTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('memory')) log(memoryTable(await benchMemory(log, { quick })));
+  if (only.includes('size')) log(sizeTable(await measureSizes()));
+  process.exit(0);
+}
+
+const startedAt = Date.now();
+const loadBefore = loadavg()[0] ?? 0;
 log('Partial JSON');
 const partial = await benchPartialJson(log, { quick });
 log('Stream pipeline');
 const pipeline = await benchPipeline(log, { quick });
 log('Rendering');
 const render = await benchRender(log, { quick });
+log('Long conversations');
+const conversations = await benchConversations(log, { quick, build: false });
+log('Heavy content');
+const heavy = await benchHeavy(log, { quick });
 log('Memory');
 const memory = await benchMemory(log, { quick });
 log('Size');
 const sizes = await measureSizes();
+const loadAfter = loadavg()[0] ?? 0;
+const minutes = (Date.now() - startedAt) / 60_000;
 const targets = [
   ...partialJsonTargets(partial),
   ...pipelineTargets(pipeline),
   ...renderTargets(render),
+  ...conversationTargets(conversations),
+  ...heavyTargets(heavy),
   ...sizeTargets(sizes),
 ];
 for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
 
-if (!quick) {
+/** Why a target can miss: shown under "Notes on the misses" for each target that missed. */
+const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }[] = [
+  {
+    match: /no main-thread task over 16 ms|no task over 16 ms/,
+    reason:
+      'Wall-clock task lengths on this shared machine include the time the renderer was ' +
+      'preempted by other processes (compare the thread-time column, the CPU the task used). ' +
+      'What is left by thread time: frames that render several new markdown blocks at once ' +
+      'when the network outpaces the frame rate (each block is parsed once, when it arrives), ' +
+      'and the first frame of the stream. The follow-scroll layout read (a quarter of the ' +
+      'React work) and the cold-parser first frame were removed; per-frame work is not yet ' +
+      'capped (a time budget for new blocks per frame is the next step).',
+  },
+  {
+    match: /3× less main-thread task time/,
+    reason:
+      'Both peers re-render and re-parse far more per delta; where the ratio falls short ' +
+      "the shared part (the in-page mock, the per-read task hop and the SSE parse, the 'network' " +
+      'figure in the rendering notes) weighs on ours more than on theirs.',
+  },
+  {
+    match: /Long conversation: send → final DOM|frame task median/,
+    reason:
+      'At 1,000 turns every frame still visits the ~60 turn groups and the store publishes ' +
+      'a 2,000-entry turns array; the N = 1 run has neither. Windowing the history (render ' +
+      'only the groups near the viewport, e.g. with virtua) would remove the rest.',
+  },
+  {
+    match: /composer interactive/,
+    reason:
+      'Mounting 1,000 turns still creates every turn component and its plain-text placeholder ' +
+      '(only the formatting is deferred); a windowed history would mount only what is on screen.',
+  },
+  {
+    match: /typing paints/,
+    reason:
+      'Keys typed while deferred history is being parsed in idle periods can land behind one ' +
+      'of those parses; the next step is to yield to input (isInputPending / scheduler.yield).',
+  },
+  {
+    match: /scrolling the whole log/,
+    reason:
+      'Scrolling into turns whose markdown has not been parsed yet parses them on the way ' +
+      '(IntersectionObserver, a screen ahead); a fast scroll through 1,000 turns outruns that.',
+  },
+  {
+    match: /Heavy content/,
+    reason:
+      'A long growing block (one 2,000-line fence, a 1 MB tool input shown in the card) is ' +
+      're-rendered whole on each frame it grows: the code as one chunk, the tool input as ' +
+      'one pretty-printed value. Incremental formatting (finished lines kept, a windowed view ' +
+      'of a large value) belongs to the components (the chat UI issue).',
+  },
+  {
+    match: /Pipeline, tool input/,
+    reason:
+      '`accumulate` parses every fragment as it arrives unless the core reads tool input ' +
+      'lazily (the core-engine branch); the bare loop only concatenates and parses once.',
+  },
+  {
+    match: /many blocks/,
+    reason:
+      "The reducer copies the message's content array on every event, so its cost per event " +
+      'grows with the number of blocks (issue 14, defect 5; the core-engine branch).',
+  },
+  {
+    match: /Partial JSON/,
+    reason:
+      'A read returns an immutable snapshot; an open array with thousands of finished records ' +
+      'is copied at each read, which grows with the input.',
+  },
+  {
+    match: /accumulate, toMessage, reduceStream/,
+    reason:
+      'The reducer path pulls in the diagnostics and error descriptions (their text is about ' +
+      '5 kB of core); moving the descriptions out of the reducer path is the core issue.',
+  },
+];
+
+const misses = targets.filter((t) => !t.pass);
+const notes = misses.map((t) => {
+  const reason = MISS_REASONS.find((r) => r.match.test(t.name))?.reason;
+  return `- **${t.name}** (${t.figure}). ${reason ?? 'No reason recorded yet.'}`;
+});
+
+{
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const cores = cpus().length;
+  const loaded = Math.max(loadBefore, loadAfter) > cores;
   const report = `# Benchmarks
 
 Written by \`pnpm bench\` (bench/src/run.ts); do not edit by hand. Every figure is the median
-of several runs (re-parsing libraries: one run, they take seconds each) and is shown as a ratio
-to the anchor measured in the same run, so a slower or faster machine moves both sides.
+of several runs (re-parsing libraries and the slowest renderers: one run, they take seconds
+to minutes each) and is shown as a ratio to the contender measured beside it in the same run,
+so a slower or faster machine moves both sides.
 
-- Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}
+- Machine: ${cpu}, ${cores} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}
+- Load: 1-minute load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, on ${cores} cores; the whole run took ${minutes.toFixed(1)} minutes.${
+    loaded
+      ? ` **These figures were taken on a loaded, shared machine** (other work ran beside the bench): absolute times are inflated and noisy, wall-clock task lengths include time the browser was preempted (the rendering tables also give thread time), and the ratios between contenders measured side by side are the figures to read.`
+      : ''
+  }
 - Versions: @message-stream/core ${version('@message-stream/core')}, partial-json ${version('partial-json')},
-  @anthropic-ai/sdk ${version('@anthropic-ai/sdk')}, ai ${version('ai')}, best-effort-json-parser ${version('best-effort-json-parser')},
-  @streamparser/json ${version('@streamparser/json')}, @ai-sdk/anthropic ${version('@ai-sdk/anthropic')},
+  @anthropic-ai/sdk ${version('@anthropic-ai/sdk')}, ai ${version('ai')}, @ai-sdk/react ${version('@ai-sdk/react')},
+  @ai-sdk/anthropic ${version('@ai-sdk/anthropic')}, streamdown ${version('streamdown')},
+  @assistant-ui/react ${version('@assistant-ui/react')}, @assistant-ui/react-markdown ${version('@assistant-ui/react-markdown')},
+  best-effort-json-parser ${version('best-effort-json-parser')}, @streamparser/json ${version('@streamparser/json')},
   esbuild ${version('esbuild')}
 - Date: ${new Date().toISOString().slice(0, 10)}
 
@@ -110,56 +230,43 @@ to the anchor measured in the same run, so a slower or faster machine moves both
 | --- | --- | --- |
 ${targets.map((t) => `| ${t.name} | ${t.figure} | ${t.pass ? 'pass' : '**miss**'} |`).join('\n')}
 
-## Partial JSON: tool input in 1–20-character fragments, value read after every (or every 16th) fragment
-
-Re-parsing libraries parse the whole text again at every read, so their time grows with the
-square of the input; they are run up to 100 KB. \`@streamparser/json\` only emits
-finished values (no partial snapshot to read) and is shown as the floor of a streaming tokenizer.
-Three shapes: a **file write** (a few keys and one long string), an **edits array** (an array
-of ~1 KB records) and **records** (many ~70-byte rows of short keys, numbers and literals:
-the token-dense shape behind the design's anchors, where the SDK's parser takes ~19 s here
-too). Each measurement runs in a fresh Node process, so no contender inherits another's
-garbage or JIT state.
-
-${partialJsonTable(partial)}
-
 ## Notes on the misses
 
-- **Partial JSON, 1,000× faster than every re-parsing library at 100 KB.** It holds on the
-  records input (the design's anchors), and against \`ai\` and \`best-effort-json-parser\` on
-  every input. Where it misses, the library hands long strings to native code: on the file
-  write the SDK's parser takes ~0.6 s, so 1,000× would leave us ~60 ns per fragment *with* a
-  fresh snapshot read after it; we take ~140 ns (~50 ns of it the read).
-- **Partial JSON, linear and within 40× JSON.parse at 1 MB, reading after every fragment.**
-  A read returns an immutable snapshot, so that React (or any identity-comparing renderer)
-  can skip what did not change. Where the value is an array that is still open, each read
-  copies it: a plain JavaScript array cannot share storage with the previous snapshot. With
-  thousands of finished records in the array that copy is the cost, and it grows with the
-  input, so the array shapes are far from linear when read after every fragment. The file
-  write has no open array; its 1 MB / 100 KB ratio sits near 12× because the 100 KB run
-  lasts about a millisecond, so a single extra young-generation GC in it shifts the ratio
-  by several points. Read once per 16 fragments, every shape is far lower (see the table), and
-  a UI reads at most once per animation frame. Meeting the targets for arrays would mean
-  giving up immutable snapshots (a mutable live value, as \`@streamparser/json\` keeps),
-  which the design's identity contract rules out: that is a decision for the issue.
-- **Pipeline, tool input within 1.3× the bare loop.** The bare loop only concatenates the
-  \`partial_json\` strings and parses once at the end. \`accumulate\` parses every fragment as
-  it arrives and keeps an immutable state per event (so a UI can show the input filling in);
-  that is ~1.6–1.8× the loop, and still faster than the SDK.
-- **Size, core within 8 kB.** Core is ~14.1 kB min+gzip (13.2 kB of it our own code; about
-  5 kB of that is the text of diagnostics and error descriptions). Even with every message
-  removed it would be ~8.8 kB with fetch-event-source, so the budget needs a decision on
-  what core contains (for example moving error descriptions into the React layer, or the
-  transport into its own entry). Until then CI holds core to a ceiling of
-  ${formatKb(SIZE_LIMITS['@message-stream/core'] ?? 0)}, its size when the limit was set, so it does not grow.
+${notes.length > 0 ? notes.join('\n') : 'Every target passed.'}
+
+## Rendering in headless Chromium: the same stream into \`<ChatStream/>\`, the AI SDK, assistant-ui and a naive baseline
+
+${renderTable(render)}
+
+## Long conversations: \`<ChatStream/>\` opened on N earlier turns, then one 5,000-delta answer
+
+${conversationsTable(conversations)}
+
+## Heavy content while streaming
+
+${heavyTable(heavy)}
+
+## Partial JSON: growth with the input
+
+Tool input in 1–20-character fragments, the value read after every fragment or every 16th (a
+UI reads at most once per frame). Re-parsing libraries parse the whole text again at every
+read, so their time grows with the square of the input (fitted exponent ~2); they run up to
+100 KB read every 16 fragments, and up to 30 KB read after every fragment (at 100 KB one run
+of one library took minutes on this loaded machine). Ours is incremental (exponent ~1). \`@streamparser/json\` only emits finished values
+(no partial snapshot to read) and is the floor of a streaming tokenizer. Three shapes: a
+**file write** (a few keys and one long string), an **edits array** (~1 KB records) and
+**records** (many ~70-byte rows). Each measurement runs in a fresh Node process. The exponent
+is the least-squares slope of log time on log size.
+
+${partialJsonGrowthTable(partial)}
+
+### Every measurement, as a ratio to one JSON.parse and to ours
+
+${partialJsonTable(partial)}
 
 ## Stream pipeline: decode + reduce a whole stream delivered in 16 KB chunks
 
 ${pipelineTable(pipeline)}
-
-## Rendering in headless Chromium: the same stream into \`<ChatStream/>\` and into a naive baseline
-
-${renderTable(render)}
 
 ## Memory: heap retained (after a full GC) by what each contender keeps
 
@@ -167,11 +274,15 @@ ${memoryTable(memory)}
 
 ## Size: min+gzip of everything a package exports, peers left external
 
-CI (\`bench/test/size-budget.test.ts\`) enforces react's budget, and holds core to a
-ceiling of ${formatKb(SIZE_LIMITS['@message-stream/core'] ?? 0)} (its size when the limit was set) until it meets its 8 kB budget.
+CI (\`bench/test/size-budget.test.ts\`) enforces every budget: react's main entry (its lazily
+loaded chunks apart), core's reducer path imported alone, core whole.
 
 ${sizeTable(sizes)}
 `;
-  writeFileSync(new URL('../../BENCHMARKS.md', import.meta.url), report);
-  log('Wrote BENCHMARKS.md');
+  // A quick run checks the report end to end but never replaces the real one.
+  const out = quick
+    ? join(tmpdir(), 'BENCHMARKS.quick.md')
+    : new URL('../../BENCHMARKS.md', import.meta.url);
+  writeFileSync(out, report);
+  log(`Wrote ${quick ? out : 'BENCHMARKS.md'}`);
 }

@@ -14,12 +14,12 @@ import {
   type ChildServer,
   freePort,
   launchChromium,
+  pointAtTarballs,
   REPO,
   run,
   scratchCopy,
   startServer,
   userEnv,
-  useTarballs,
 } from './support.js';
 
 const NEXT = ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1', '--port'];
@@ -33,7 +33,7 @@ describe('examples/nextjs', () => {
 
   beforeAll(() => {
     app = scratchCopy(join(REPO, 'examples', 'nextjs'), 'message-stream-nextjs-');
-    useTarballs(app, tarballs);
+    pointAtTarballs(app, tarballs);
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,7 +4,15 @@
  * against the tarballs, child servers on free ports, and Debian's Chromium.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +26,44 @@ export type PackageDir = (typeof PACKAGES)[number];
 
 /** `@message-stream/core` → the absolute path of its tarball. */
 export type Tarballs = Readonly<Record<string, string>>;
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return latest;
+}
+
+function isStale(dir: string): boolean {
+  try {
+    return newest(join(dir, 'src')) > statSync(join(dir, 'dist', 'index.js')).mtimeMs;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * `pnpm pack` of the three packages into `outDir` (building first when a source file is
+ * newer than its dist), each renamed `<name>.tgz` so the apps' overrides never change.
+ */
+export function packTarballs(outDir: string): Tarballs {
+  if (PACKAGES.some((name) => isStale(join(REPO, 'packages', name)))) {
+    run(REPO, 'pnpm run build', process.env);
+  }
+  const tarballs: Record<string, string> = {};
+  for (const name of PACKAGES) {
+    run(join(REPO, 'packages', name), `pnpm pack --pack-destination ${outDir}`, process.env);
+    const [file] = readdirSync(outDir).filter((f) => f.startsWith(`message-stream-${name}-`));
+    if (file === undefined) throw new Error(`pnpm pack wrote no tarball for ${name}.`);
+    const stable = join(outDir, `${name}.tgz`);
+    renameSync(join(outDir, file), stable);
+    tarballs[`@message-stream/${name}`] = stable;
+  }
+  return tarballs;
+}
 
 const readJson = (file: string): Record<string, unknown> =>
   JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -90,7 +136,7 @@ export function scratchCopy(template: string, prefix: string): string {
  * Points `@message-stream/*` at the tarballs wherever they are depended on (the stand-in for
  * the registry, which does not have them): a direct `0.1.0` and react's own dependency on core.
  */
-export function useTarballs(appDir: string, tarballs: Tarballs): void {
+export function pointAtTarballs(appDir: string, tarballs: Tarballs): void {
   const file = join(appDir, 'package.json');
   const manifest = readJson(file) as { pnpm?: Record<string, unknown> };
   const overrides = Object.fromEntries(

@@ -14,13 +14,13 @@ import {
   fileBlocks,
   freePort,
   launchChromium,
+  pointAtTarballs,
   readmeSection,
   run,
   scratchCopy,
   shellSteps,
   startServer,
   userEnv,
-  useTarballs,
   workspacePins,
 } from './support.js';
 
@@ -35,7 +35,7 @@ describe('a new Vite app, following the react README', () => {
 
   beforeAll(() => {
     app = scratchCopy(TEMPLATE, 'message-stream-vite-app-');
-    useTarballs(app, tarballs);
+    pointAtTarballs(app, tarballs);
   });
   afterAll(async () => {
     await browser?.close();

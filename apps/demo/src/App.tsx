@@ -1,5 +1,5 @@
-import { ChatStream, createChatStore } from '@message-stream/react';
-import { type ReactElement, useRef, useState } from 'react';
+import { ChatStream, createChatStore, createStreamRecorder } from '@message-stream/react';
+import { type ReactElement, useEffect, useRef, useState } from 'react';
 
 /** Faults the mock can inject, by label: each one exercises a part of the kit. */
 const FAULTS = {
@@ -18,6 +18,7 @@ const FAULTS = {
 
 type FaultLabel = keyof typeof FAULTS;
 type Speed = 'fast' | 'realistic' | 'slow';
+type Theme = 'system' | 'light' | 'dark';
 
 interface Scenario {
   fixture: string;
@@ -32,9 +33,79 @@ const TOOL_WEATHER: Record<string, string> = {
 /** The mock's scenario header (the mock itself is loaded only in mock mode, by main.tsx). */
 const SCENARIO_HEADER = 'x-mock-scenario';
 
+/** Each one fits a recorded answer: the mock picks the fixture from the prompt's words. */
+const SUGGESTIONS = [
+  'Explain the difference between let and const',
+  'What is the weather in Paris?',
+  'Summarize the French Revolution',
+  'Search the web for today’s news',
+  'Write a thorough guide to streaming UIs',
+];
+
+/** The fixture select's first option: no fixture forced, the mock picks from the prompt. */
+const AUTO = '';
+
 export interface FixtureChoice {
   readonly name: string;
   readonly description: string;
+}
+
+const THEMES: readonly { value: Theme; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+/** The theme from `?theme=` (screenshots set it), else the system's. */
+const initialTheme = (): Theme => {
+  const wanted = new URLSearchParams(window.location.search).get('theme');
+  return wanted === 'light' || wanted === 'dark' ? wanted : 'system';
+};
+
+/**
+ * The scenario from the address (`?fixture=max-tokens&fault=http:429&speed=fast`), so a state
+ * can be linked to and `pnpm screenshots` can open it; the defaults otherwise.
+ */
+function initialScenario(fixtures: readonly FixtureChoice[]): Scenario {
+  const params = new URLSearchParams(window.location.search);
+  const fixture = params.get('fixture');
+  const fault = Object.entries(FAULTS).find(([, value]) => value === params.get('fault'))?.[0];
+  const speed = params.get('speed');
+  return {
+    fixture: fixture && fixtures.some((f) => f.name === fixture) ? fixture : AUTO,
+    fault: (fault as FaultLabel | undefined) ?? 'none',
+    speed: speed === 'fast' || speed === 'slow' ? speed : 'realistic',
+  };
+}
+
+const wide = () =>
+  typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 56rem)').matches;
+
+/** Light, dark or the system's: a segmented control of three toggle buttons. */
+function ThemeToggle({
+  theme,
+  onChange,
+  className,
+}: {
+  theme: Theme;
+  onChange: (theme: Theme) => void;
+  className: string;
+}): ReactElement {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a segmented control, a group of toggle buttons.
+    <div className={`demo__theme ${className}`} role="group" aria-label="Theme">
+      {THEMES.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={theme === option.value}
+          onClick={() => onChange(option.value)}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 export function App({
@@ -44,20 +115,27 @@ export function App({
   live: boolean;
   fixtures?: readonly FixtureChoice[];
 }): ReactElement {
-  const [scenario, setScenario] = useState<Scenario>({
-    fixture: 'long-markdown',
-    fault: 'none',
-    speed: 'realistic',
-  });
+  const [scenario, setScenario] = useState<Scenario>(() => initialScenario(fixtures));
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [settingsOpen, setSettingsOpen] = useState(wide);
   const current = useRef(scenario);
   current.current = scenario;
 
+  // The page paints in the chosen theme too, not only the chat.
+  useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  // Every answer's raw stream is kept, so its details offer it as an .sse file.
+  const [recorder] = useState(() => createStreamRecorder());
   // One store for the page: the scenario picker and the chat share it.
   const [store] = useState(() => {
     const created = createChatStore({
       request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
       idleTimeoutMs: 8_000,
       retry: { retries: 0 },
+      fetch: recorder.fetch,
       headers: (): Record<string, string> => {
         if (live) return {};
         const { fixture, fault, speed } = current.current;
@@ -77,59 +155,108 @@ export function App({
     return created;
   });
 
+  const described =
+    scenario.fixture === AUTO
+      ? 'The mock answers with the recorded stream whose topic fits your words: weather, a summary, a search, code, a guide…'
+      : fixtures.find((f) => f.name === scenario.fixture)?.description;
+
   return (
     <div className="demo">
       <header className="demo__header">
-        <h1>message-stream</h1>
+        <div className="demo__brand">
+          <span className="demo__logo" aria-hidden="true" />
+          <h1>message-stream</h1>
+        </div>
         <p className="demo__mode">
           {live ? 'Live API through the dev server proxy' : 'Built-in mock (no key, no network)'}
         </p>
-        {live ? null : (
-          <fieldset className="demo__scenario">
-            <legend>Scenario</legend>
-            <label>
-              Fixture
-              <select
-                value={scenario.fixture}
-                onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
-              >
-                {fixtures.map((f) => (
-                  <option key={f.name} value={f.name} title={f.description}>
-                    {f.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Fault
-              <select
-                value={scenario.fault}
-                onChange={(e) => setScenario({ ...scenario, fault: e.target.value as FaultLabel })}
-              >
-                {Object.keys(FAULTS).map((label) => (
-                  <option key={label} value={label}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Speed
-              <select
-                value={scenario.speed}
-                onChange={(e) => setScenario({ ...scenario, speed: e.target.value as Speed })}
-              >
-                <option value="fast">fast</option>
-                <option value="realistic">realistic</option>
-                <option value="slow">slow</option>
-              </select>
-            </label>
-          </fieldset>
-        )}
+        <div className="demo__tools">
+          <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--header" />
+          {live ? null : (
+            <button
+              type="button"
+              className="demo__settings-toggle"
+              aria-expanded={settingsOpen}
+              aria-controls="demo-settings"
+              onClick={() => setSettingsOpen((open) => !open)}
+            >
+              Scenario
+            </button>
+          )}
+        </div>
       </header>
-      <main className="demo__chat">
-        <ChatStream store={store} label="Demo conversation" />
-      </main>
+      <div className="demo__body">
+        {live ? null : (
+          <aside id="demo-settings" className="demo__settings" hidden={!settingsOpen}>
+            <fieldset className="demo__scenario">
+              <legend>Scenario</legend>
+              <label className="demo__field">
+                <span>Fixture</span>
+                <select
+                  value={scenario.fixture}
+                  onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
+                >
+                  <option value={AUTO}>Auto: fits the prompt</option>
+                  {fixtures.map((f) => (
+                    <option key={f.name} value={f.name} title={f.description}>
+                      {f.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {described ? <p className="demo__hint">{described}</p> : null}
+              <label className="demo__field">
+                <span>Fault</span>
+                <select
+                  value={scenario.fault}
+                  onChange={(e) =>
+                    setScenario({ ...scenario, fault: e.target.value as FaultLabel })
+                  }
+                >
+                  {Object.keys(FAULTS).map((label) => (
+                    <option key={label} value={label}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="demo__field">
+                <span>Speed</span>
+                <select
+                  value={scenario.speed}
+                  onChange={(e) => setScenario({ ...scenario, speed: e.target.value as Speed })}
+                >
+                  <option value="fast">fast</option>
+                  <option value="realistic">realistic</option>
+                  <option value="slow">slow</option>
+                </select>
+              </label>
+            </fieldset>
+            <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--panel" />
+            <p className="demo__note">
+              Answers come from recorded streams of the Messages API, replayed by a service worker:
+              no key, no network. The details button under each answer offers its raw stream as an
+              .sse file.
+            </p>
+          </aside>
+        )}
+        <main className="demo__chat">
+          <ChatStream
+            store={store}
+            record={recorder}
+            theme={theme}
+            label="Demo conversation"
+            welcome="What shall we try?"
+            welcomeDescription={
+              live
+                ? 'Answers stream from the API through the dev server.'
+                : 'Answers come from recorded streams. Pick a scenario, or start with one of these.'
+            }
+            suggestions={SUGGESTIONS}
+            onFeedback={(turn, value) => console.info('feedback', turn.id, value)}
+          />
+        </main>
+      </div>
     </div>
   );
 }

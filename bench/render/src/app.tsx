@@ -11,11 +11,20 @@ import type { Root } from 'react-dom/client';
 import type { Probe } from './hook.js';
 import { NaiveChat } from './naive.js';
 import { benchFetch, type NetTimes, requestAnswer } from './net.js';
-import { answerStream, SENTINELS } from './sse.js';
-import type { RunStats } from './stats.js';
+import { AiSdkChat } from './peers/ai-sdk.js';
+import { AssistantUiChat } from './peers/assistant-ui.js';
+import { answerStream, historyMessages, SENTINELS } from './sse.js';
+import { CONTENDERS, type Contender, type RunStats } from './stats.js';
 
 export interface Bench {
+  /** performance.now() (ms since navigation) once the mounted page has painted twice. */
+  readonly interactiveMs: number;
   run(): Promise<RunStats>;
+  /**
+   * Scrolls the conversation log from top to bottom, 1,000 px per frame, and counts dropped
+   * frames (a gap between two animation frames over 1.5 × 16.7 ms counts its extra frames).
+   */
+  scrollThrough(): Promise<{ frames: number; dropped: number }>;
 }
 
 /** Reads a response to its end and does nothing with it. */
@@ -31,13 +40,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export async function mount(params: URLSearchParams, probe: Probe): Promise<Bench> {
   const name = params.get('contender');
-  const contender = name === 'naive' || name === 'network' ? name : 'ours';
+  const contender: Contender = CONTENDERS.includes(name as Contender)
+    ? (name as Contender)
+    : 'ours';
   const profiling = params.get('profiling') === '1';
   const answer = answerStream({
     textDeltas: Number(params.get('deltas') ?? 5000),
     thinkingDeltas: Number(params.get('thinking') ?? 300),
     jsonDeltas: Number(params.get('json') ?? 200),
     seed: Number(params.get('seed') ?? 1),
+    ...(params.has('code') ? { codeLines: Number(params.get('code')) } : {}),
   });
   const times: NetTimes = { firstByte: 0, lastByte: 0, chunks: 0 };
   const fetchImpl = benchFetch(answer.sse, times);
@@ -59,10 +71,12 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       drained = drain(fetchImpl);
     };
   } else if (contender === 'ours') {
+    const history = Number(params.get('history') ?? 0);
     const store = createChatStore({
       fetch: fetchImpl,
       endpoint: '/v1/messages',
       request: { model: 'claude-opus-5', max_tokens: 16384 },
+      ...(history > 0 ? { initialMessages: historyMessages(history, 11) } : {}),
     });
     send = () => void store.getState().send('Write the rendering report.');
     view = <ChatStream store={store} label="Benchmark conversation" />;
@@ -72,7 +86,13 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       start = fn;
     };
     send = () => start?.();
-    view = <NaiveChat fetch={fetchImpl} onReady={ready} />;
+    const Chat =
+      contender === 'ai-sdk'
+        ? AiSdkChat
+        : contender === 'assistant-ui'
+          ? AssistantUiChat
+          : NaiveChat;
+    view = <Chat fetch={fetchImpl} onReady={ready} />;
   }
   root.render(
     <Profiler
@@ -86,8 +106,34 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
   );
   await frame();
   await frame();
+  // The page shows the conversation and the composer takes input: what a user waits for.
+  const interactiveMs = performance.now();
+  // A user takes seconds to type the question: every contender gets the page's first idle
+  // period (whatever it warms up there) before the send, as it would in use.
+  await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }));
+  await frame();
 
   return {
+    interactiveMs,
+    async scrollThrough() {
+      const log = element.querySelector<HTMLElement>('[role="log"]');
+      if (log === null) return { frames: 0, dropped: 0 };
+      log.scrollTop = 0;
+      await frame();
+      await frame();
+      let frames = 0;
+      let dropped = 0;
+      let last = await frame();
+      while (log.scrollTop + log.clientHeight < log.scrollHeight - 1) {
+        log.scrollTop += 1000;
+        const now = await frame();
+        frames++;
+        const gap = now - last;
+        if (gap > 16.7 * 1.5) dropped += Math.round(gap / 16.7) - 1;
+        last = now;
+      }
+      return { frames, dropped };
+    },
     async run() {
       const longTasks: PerformanceEntry[] = [];
       const observer = new PerformanceObserver((list) => {
@@ -96,14 +142,32 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       observer.observe({ type: 'longtask' });
 
       let finalDom = 0;
+      const allShown = () => {
+        const text = element.textContent ?? '';
+        return Object.values(SENTINELS).every((sentinel) => text.includes(sentinel));
+      };
       const final = new Promise<void>((resolve) => {
+        const done = () => {
+          finalDom = performance.now();
+          resolve();
+        };
         const mutations = new MutationObserver((records) => {
           for (const record of records) {
             // The answer's own status (blocks and tool cards carry one too).
             if ((record.target as Element).matches('article[data-status="complete"]')) {
-              finalDom = performance.now();
               mutations.disconnect();
-              resolve();
+              if (allShown()) {
+                done();
+                return;
+              }
+              // Complete, but still revealing text (assistant-ui animates text in after the
+              // stream): the final DOM is when the end of every block is on the page.
+              const reveal = new MutationObserver(() => {
+                if (!allShown()) return;
+                reveal.disconnect();
+                done();
+              });
+              reveal.observe(element, { subtree: true, childList: true, characterData: true });
               return;
             }
           }
@@ -134,8 +198,8 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       probe.start();
       const started = performance.now();
       send();
-      const timeout = sleep(120_000).then(() => {
-        throw new Error(`No final DOM within 120 s (${times.chunks} chunks read)`);
+      const timeout = sleep(300_000).then(() => {
+        throw new Error(`No final DOM within 300 s (${times.chunks} chunks read)`);
       });
       if (drained !== null) {
         await drained;

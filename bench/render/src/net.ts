@@ -68,15 +68,20 @@ export function benchFetch(sse: string, times: NetTimes): typeof fetch {
   return async (input, init) => perTaskReads(await mock(input, init), times);
 }
 
-/** The request both contenders send: the answer is the same whatever it says. */
+/** What every contender asks for: the answer is the same whatever it says. */
+export const MODEL = 'claude-opus-5';
+export const MAX_TOKENS = 16384;
+export const QUESTION = 'Write the rendering report.';
+
+/** The request the hand-written contenders send (the peers' SDKs build their own). */
 export const requestAnswer = (fetchImpl: typeof fetch): Promise<Response> =>
   fetchImpl('/v1/messages', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      model: 'claude-opus-5',
-      max_tokens: 16384,
+      model: MODEL,
+      max_tokens: MAX_TOKENS,
       stream: true,
-      messages: [{ role: 'user', content: 'Write the rendering report.' }],
+      messages: [{ role: 'user', content: QUESTION }],
     }),
   });

@@ -9,6 +9,9 @@ import { sseEvent } from '@message-stream/mock';
 import { seededRandom } from '../../src/random.js';
 
 /** Strings the final DOM must contain: the end of each block arrived and was rendered. */
+/** The tool the answer calls. */
+export const TOOL_NAME = 'save_report';
+
 export const SENTINELS = {
   thinking: 'thinking-done-5b1e',
   text: 'END-OF-ANSWER-7f3a',
@@ -95,6 +98,24 @@ function table(random: () => number): string {
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** One TypeScript fence of `lines` lines, then the text sentinel. */
+export function codeAnswer(lines: number, seed: number): string {
+  const random = seededRandom(seed);
+  const out = ['Here is the module:', '', '```ts'];
+  for (let i = 0; i < lines; i++) {
+    const name = pick(random, WORDS);
+    out.push(
+      i % 10 === 0
+        ? `export function ${name}${i}(input: readonly number[]): number {`
+        : i % 10 === 9
+          ? '}'
+          : `  const ${name}${i} = input[${i % 7}] ?? ${Math.floor(random() * 100)}; // ${words(random, 3)}`,
+    );
+  }
+  out.push('```', '', `That is the whole module. ${SENTINELS.text}`);
+  return out.join('\n');
 }
 
 /** Markdown of about `length` characters, ending with the text sentinel. */
@@ -187,6 +208,8 @@ export interface AnswerOptions {
   readonly thinkingDeltas: number;
   readonly jsonDeltas: number;
   readonly seed?: number;
+  /** The answer is one code fence of this many lines (and a closing sentence) instead. */
+  readonly codeLines?: number;
 }
 
 export interface Answer {
@@ -202,7 +225,10 @@ export interface Answer {
 export function answerStream(options: AnswerOptions): Answer {
   const seed = options.seed ?? 1;
   const chars = options.charsPerDelta ?? 6;
-  const markdown = markdownAnswer(options.textDeltas * chars, seed);
+  const markdown =
+    options.codeLines === undefined
+      ? markdownAnswer(options.textDeltas * chars, seed)
+      : codeAnswer(options.codeLines, seed);
   const thinking = thinkingText(options.thinkingDeltas * 8, seed + 1);
   const input = toolInput(options.jsonDeltas * 16, seed + 2);
   const parts: string[] = [
@@ -261,7 +287,7 @@ export function answerStream(options: AnswerOptions): Answer {
     sseEvent({
       type: 'content_block_start',
       index: 2,
-      content_block: { type: 'tool_use', id: 'toolu_bench_render', name: 'save_report', input: {} },
+      content_block: { type: 'tool_use', id: 'toolu_bench_render', name: TOOL_NAME, input: {} },
     }),
   );
   for (const piece of cut(input, options.jsonDeltas, seed + 5)) {
@@ -290,4 +316,26 @@ export function answerStream(options: AnswerOptions): Answer {
     thinkingDeltas: options.thinkingDeltas,
     jsonDeltas: options.jsonDeltas,
   };
+}
+
+/**
+ * `count` earlier turns (question, then an answer of about 900 characters of the same mixed
+ * markdown: headings, code, tables, lists), as `initialMessages`, each answer different.
+ */
+export function historyMessages(
+  count: number,
+  seed: number,
+): { role: 'user' | 'assistant'; content: string }[] {
+  const out: { role: 'user' | 'assistant'; content: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push({ role: 'user', content: `Question ${i + 1}: ${sentence(seededRandom(seed + i))}` });
+    out.push({
+      role: 'assistant',
+      content: markdownAnswer(900, seed + 7919 * (i + 1)).replace(
+        SENTINELS.text,
+        `(turn ${i + 1})`,
+      ),
+    });
+  }
+  return out;
 }

@@ -3,7 +3,9 @@
  * (bench/src/render.ts): plain types, no DOM.
  */
 
-export type Contender = 'ours' | 'naive' | 'network';
+/** `network` reads the response and renders nothing: the mock's own share of every figure. */
+export const CONTENDERS = ['ours', 'ai-sdk', 'assistant-ui', 'naive', 'network'] as const;
+export type Contender = (typeof CONTENDERS)[number];
 
 export interface BlockRenders {
   /** The block's type (`thinking`, `text`, `tool_use`). */

@@ -422,3 +422,12 @@ export const fixtureModules: Record<FixtureName, () => Promise<{ default: string
   'long-markdown': () => import('../fixtures/long-markdown.sse.js'),
   'large-tool-input': () => import('../fixtures/large-tool-input.sse.js'),
 };
+
+/**
+ * The rest of an answer past its end, for the fixtures that have one: what a continuation
+ * request (Continue after `max_tokens`) gets once the partial answer is the whole fixture.
+ */
+export const continuationModules: Partial<Record<FixtureName, () => Promise<{ default: string }>>> =
+  {
+    'max-tokens': () => import('../fixtures/max-tokens.continuation.sse.js'),
+  };

@@ -9,7 +9,13 @@
  * and a build that keeps no code loading fixtures keeps none of their bytes.
  */
 import type { MessageRequest } from '@message-stream/core';
-import { catalogData, type FixtureName, fixtureModules, fixtureNames } from './catalog-data.js';
+import {
+  catalogData,
+  continuationModules,
+  type FixtureName,
+  fixtureModules,
+  fixtureNames,
+} from './catalog-data.js';
 
 export { type FixtureName, fixtureNames };
 
@@ -61,6 +67,15 @@ export function loadFixture(name: string): Promise<string> {
     text.catch(() => cache.delete(name));
   }
   return text;
+}
+
+/**
+ * The rest of a fixture's answer past its end (`max-tokens` has one: what Continue gets), or
+ * undefined for a fixture that ends for good.
+ */
+export async function loadContinuation(name: string): Promise<string | undefined> {
+  const load = isFixtureName(name) ? continuationModules[name] : undefined;
+  return load === undefined ? undefined : (await load()).default;
 }
 
 async function importFixture(name: string): Promise<string> {

@@ -9,11 +9,19 @@ import {
   type MessageRequest,
   toMessage,
 } from '@message-stream/core';
-import { fixtures as catalog, isFixtureName, loadFixture } from './catalog.js';
+import { fixtures as catalog, isFixtureName, loadContinuation, loadFixture } from './catalog.js';
+import { followUpText } from './follow-up.js';
 import { apiError, httpError } from './http-errors.js';
+import { fixtureForPrompt } from './pick.js';
 import { createRandom, DEFAULT_SEED, randomId } from './random.js';
 import { type ReplayPacing, replay, type Speed, speeds } from './replay.js';
-import { type Continuation, contentText, continuationText, detectContinuation } from './resume.js';
+import {
+  type Continuation,
+  contentText,
+  continuationText,
+  detectContinuation,
+  pastAnswer,
+} from './resume.js';
 import { hasFault, parseScenario, type Scenario, ScenarioError } from './scenario.js';
 
 /** A fixture's text, or a function loading it (called once per request that needs it). */
@@ -58,27 +66,37 @@ export const SCENARIO_HEADER = 'x-mock-scenario';
 /** The model prefix that selects a scenario: `mock:<scenario>`. */
 export const MODEL_PREFIX = 'mock:';
 const DEFAULT_FIXTURE = 'text-pings';
+/** What `MockRequestInfo.fixture` says for a follow-up answer written from the request. */
+const FOLLOW_UP = 'follow-up';
 
 /**
- * The fixture a request selects when its scenario names none: the last user message naming
- * a fixture (`spec-thinking`, or `/spec-thinking`: handy in a demo chat), else the first
- * catalog fixture whose request starts with the same user message (send a fixture's own
- * request, get that fixture; `"Hello"` gives `spec-basic-text`), else undefined.
+ * The fixture a request selects when its scenario names none, from its last user message
+ * (the one just typed): a fixture's name (`spec-thinking`, or `/spec-thinking`: handy in a
+ * demo chat); else a catalog fixture's own prompt (send a fixture's request, get that
+ * fixture); else the fixture whose topic the words share (`fixtureForPrompt`: "weather in
+ * Paris" gets the weather tool call); else a first user message that is a fixture's prompt;
+ * else undefined.
  */
 export function fixtureForMessages(
   messages: readonly MessageParam[],
   extra: Readonly<Record<string, unknown>> = {},
 ): string | undefined {
   const users = messages.filter((message) => message?.role === 'user');
-  const last = contentText(users[users.length - 1]?.content)
-    .trim()
-    .replace(/^\//, '');
-  if (last !== '' && (isFixtureName(last) || Object.hasOwn(extra, last))) return last;
+  const lastText = contentText(users[users.length - 1]?.content).trim();
+  const name = lastText.replace(/^\//, '');
+  if (name !== '' && (isFixtureName(name) || Object.hasOwn(extra, name))) return name;
   const first = contentText(users[0]?.content).trim();
-  if (first === '') return undefined;
+  return (
+    (lastText === '' ? undefined : (byPrompt(lastText) ?? fixtureForPrompt(lastText))) ??
+    (first === '' ? undefined : byPrompt(first))
+  );
+}
+
+/** The first catalog fixture whose request opens with exactly this user message. */
+function byPrompt(text: string): string | undefined {
   return catalog.find((entry) => {
     const opening = entry.request.messages.find((message) => message.role === 'user');
-    return contentText(opening?.content).trim() === first;
+    return contentText(opening?.content).trim() === text;
   })?.name;
 }
 
@@ -180,13 +198,15 @@ export function createMockResponder(
 
     const continuation = detectContinuation(body, options.continuationPattern);
     const followUp = continuation === null && isFollowUp(body.messages);
+    // A follow-up with no `then=` gets an answer written from the request (see followUpText).
+    const written = followUp && scenario.followUp === undefined;
     const fixture = followUp
-      ? (scenario.followUp ?? DEFAULT_FIXTURE)
+      ? (scenario.followUp ?? FOLLOW_UP)
       : (scenario.fixture ??
         fixtureForMessages(continuation?.messages ?? body.messages, extra) ??
         options.defaultFixture ??
         DEFAULT_FIXTURE);
-    if (!isFixtureName(fixture) && !Object.hasOwn(extra, fixture)) {
+    if (!written && !isFixtureName(fixture) && !Object.hasOwn(extra, fixture)) {
       return apiError(
         400,
         'invalid_request_error',
@@ -217,7 +237,22 @@ export function createMockResponder(
 
     let text: string;
     try {
-      text = await load(fixture);
+      text = written
+        ? followUpText(body.messages, {
+            seed: seed + number,
+            ...(typeof body.model === 'string' ? { model: body.model } : {}),
+          })
+        : await load(fixture);
+      if (continuation !== null) {
+        // The whole answer sent back (Continue after max_tokens): the rest comes from the
+        // fixture's own continuation, when it has one; else from the fixture after the cut.
+        const past = pastAnswer(text, continuation.partialText);
+        const more = past === undefined ? undefined : await loadContinuation(fixture);
+        text =
+          more === undefined
+            ? continuationText(text, continuation.partialText, { seed: seed + number })
+            : continuationText(more, past as string, { seed: seed + number });
+      }
     } catch (error) {
       return apiError(
         500,
@@ -226,8 +261,6 @@ export function createMockResponder(
         requestId,
       );
     }
-    if (continuation !== null)
-      text = continuationText(text, continuation.partialText, { seed: seed + number });
     const headers = { 'request-id': requestId, 'x-mock-fixture': fixture };
 
     if (body.stream !== true) {

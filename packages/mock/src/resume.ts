@@ -54,9 +54,10 @@ export function detectContinuation(
 ): Continuation | null {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   const last = messages[messages.length - 1];
-  if (last === undefined || messages.length < 2) return null;
+  if (last === undefined) return null;
   const before = messages.slice(0, -1);
   if (last.role === 'assistant') {
+    if (before.length === 0) return null;
     // A prefill resume ends in the partial text (core drops whatever followed it); an answer
     // ending in a tool call or a server tool result is a paused turn sent back, not a resume.
     const blocks = Array.isArray(last.content) ? last.content : [];
@@ -64,9 +65,21 @@ export function detectContinuation(
     return { strategy: 'prefill', partialText: contentText(last.content), messages: before };
   }
   if (last.role === 'user') {
-    const match = pattern.exec(contentText(last.content));
+    // The instruction is the last text of that turn: alone, or joined onto the question
+    // it follows (roles alternate).
+    const texts = Array.isArray(last.content)
+      ? last.content.filter((block: ContentBlockParam) => block.type === 'text')
+      : [];
+    const instruction =
+      typeof last.content === 'string' ? last.content : contentText(texts.slice(-1));
+    const match = pattern.exec(instruction);
     if (match !== null) {
-      return { strategy: 'user-message', partialText: match[1] ?? '', messages: before };
+      const question = Array.isArray(last.content) ? last.content.slice(0, -1) : [];
+      // A continuation always follows a question: alone, the instruction is just a message.
+      if (question.length === 0 && before.length === 0) return null;
+      const asked =
+        question.length > 0 ? [...before, { role: 'user' as const, content: question }] : before;
+      return { strategy: 'user-message', partialText: match[1] ?? '', messages: asked };
     }
   }
   return null;
@@ -184,6 +197,25 @@ export function continuationText(
     if (shifted !== null) out.push(sseEvent(shifted as Record<string, unknown> & { type: string }));
   }
   return out.join('');
+}
+
+/**
+ * What `partialText` holds past all of a fixture's answer text, or undefined when it does not
+ * hold it all. A Continue after `max_tokens` sends the whole answer back (then: `''`), and a
+ * resume of that continuation sends more (then: the continuation's part).
+ */
+export function pastAnswer(fixtureText: string, partialText: string): string | undefined {
+  const segments = splitSegments(parseFixtureHeader(fixtureText).body);
+  let start = 0;
+  segments.forEach((segment, i) => {
+    if (segment.type === 'message_start' && segment.json) start = i;
+  });
+  const whole = textBlocks(segments.slice(start))
+    .map((block) => block.text)
+    .join('')
+    .trimEnd();
+  if (whole === '' || !partialText.startsWith(whole)) return undefined;
+  return partialText.slice(whole.length);
 }
 
 /** The final message's text blocks with visible text, in order. */

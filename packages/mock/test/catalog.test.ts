@@ -22,13 +22,21 @@ describe('catalog', () => {
     expect([...fixtureNames]).toEqual(expected.map((entry) => entry.name));
   });
 
-  it('lists every .sse file in fixtures/', () => {
+  it('lists every .sse file in fixtures/ (a fixture, or the continuation of one)', () => {
     const files = readdirSync(new URL('../fixtures/', import.meta.url)).filter((file) =>
       file.endsWith('.sse'),
     );
-    expect(files.map((file) => file.replace(/\.sse$/, '')).sort()).toEqual(
-      [...fixtureNames].sort(),
+    const continuations = catalogFile().flatMap((entry) =>
+      'continuation' in entry ? [entry.continuation as string] : [],
     );
+    expect(continuations).toEqual(['max-tokens.continuation.sse']);
+    expect(
+      files
+        .filter((file) => !continuations.includes(file))
+        .map((file) => file.replace(/\.sse$/, ''))
+        .sort(),
+    ).toEqual([...fixtureNames].sort());
+    expect(files.filter((file) => continuations.includes(file))).toEqual(continuations);
   });
 
   it('loads every fixture in Node with the exact text of its file', async () => {

@@ -27,20 +27,24 @@ const allowing: Omit<MessagesProxyOptions, 'apiKey'> = {
 };
 
 describe('the proxy policy and the kit', () => {
-  it.each([...fixtureNames])('%s: the request and its continuation are forwarded', async (name) => {
-    const request = { ...fixtureRequest(name), stream: true } as MessageRequest;
-    const state = await accumulate(parseFixtureHeader(await loadFixture(name)).body);
-    for (const body of [request, continuationRequest(request, state)]) {
-      const up = recordingFetch();
-      const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch, ...allowing })(
-        new Request('http://localhost/v1/messages', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      );
-      expect(response.status, await response.clone().text()).toBe(200);
-      expect(up.calls).toHaveLength(1);
-    }
-  });
+  it.each([...fixtureNames])(
+    '%s: the request and its continuation are forwarded',
+    { timeout: 30_000 },
+    async (name) => {
+      const request = { ...fixtureRequest(name), stream: true } as MessageRequest;
+      const state = await accumulate(parseFixtureHeader(await loadFixture(name)).body);
+      for (const body of [request, continuationRequest(request, state)]) {
+        const up = recordingFetch();
+        const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch, ...allowing })(
+          new Request('http://localhost/v1/messages', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
+        expect(response.status, await response.clone().text()).toBe(200);
+        expect(up.calls).toHaveLength(1);
+      }
+    },
+  );
 });

@@ -1,6 +1,8 @@
 import { accumulate, type MessageRequest, streamMessage, toMessage } from '@message-stream/core';
 import { describe, expect, it } from 'vitest';
 import { createMockFetch, loadFixture, type MockRequestInfo, parseScenario } from '../src/index.js';
+import { blocksOf } from '../src/testing.js';
+import { textOfState as textOf } from './support/helpers.js';
 
 const ENDPOINT = 'https://api.mock.test/v1/messages';
 
@@ -54,7 +56,56 @@ describe('follow-up requests', () => {
     );
   });
 
-  it('answers a paused turn sent back with the default follow-up fixture', async () => {
+  it('answers tool results without a then fixture from the tool and its result', async () => {
+    const { state, info } = await ask('spec-tool-use', {
+      model: 'claude-opus-5',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'What is the weather like in San Francisco?' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }, toolUse] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '18 °C, sunny' }],
+        },
+      ],
+    });
+    expect(info).toMatchObject({ fixture: 'follow-up', faulted: false });
+    expect(state.status).toBe('complete');
+    expect(state.message?.stop_reason).toBe('end_turn');
+    const text = textOf(state);
+    expect(text).toContain('**get_weather** returned for San Francisco, CA');
+    expect(text).toContain('> 18 °C, sunny');
+    expect(text).not.toMatch(/const|let/);
+    // Streamed as a model does: several deltas, not one.
+    expect(blocksOf(state)[0]?.status).toBe('complete');
+  });
+
+  it('says which tool failed and how, for an error result', async () => {
+    const { state } = await ask('spec-tool-use', {
+      model: 'claude-opus-5',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: [toolUse] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: toolUse.id,
+              is_error: true,
+              content: [{ type: 'text', text: 'Service unavailable' }],
+            },
+          ],
+        },
+      ],
+    });
+    const text = textOf(state);
+    expect(text).toContain('**get_weather** failed for San Francisco, CA');
+    expect(text).toContain('> Service unavailable');
+  });
+
+  it('continues a paused turn sent back from what its server tool found', async () => {
     const { state, info } = await ask('pause-turn', {
       model: 'claude-opus-5',
       max_tokens: 64,
@@ -68,15 +119,30 @@ describe('follow-up requests', () => {
               type: 'server_tool_use',
               id: 'srvtoolu_1',
               name: 'web_search',
-              input: { query: 'x' },
+              input: { query: 'Node.js 24 release notes' },
             },
-            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+            {
+              type: 'web_search_tool_result',
+              tool_use_id: 'srvtoolu_1',
+              content: [
+                {
+                  type: 'web_search_result',
+                  title: 'Node.js 24.0.0 (Current)',
+                  url: 'https://nodejs.org/en/blog/release/v24.0.0',
+                },
+              ],
+            },
           ],
         },
       ],
     });
-    expect(info?.fixture).toBe('text-pings');
+    expect(info?.fixture).toBe('follow-up');
     expect(state.status).toBe('complete');
+    const text = textOf(state);
+    expect(text).toContain('The search for Node.js 24 release notes found these sources');
+    expect(text).toContain(
+      '[Node.js 24.0.0 (Current)](https://nodejs.org/en/blog/release/v24.0.0)',
+    );
   });
 
   it('still answers a new question with the scenario fixture', async () => {

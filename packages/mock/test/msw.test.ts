@@ -51,6 +51,8 @@ describe('createMockHandlers: selecting the fixture', () => {
       expect(seen.at(-1)?.fixture).toBe(name);
       expect(state).toEqual(await accumulate(fixtureFile(name)));
     },
+    // large-tool-input streams 1 MB through MSW's interceptor: seconds on a busy machine.
+    30_000,
   );
 
   it('selects by header first, then ?scenario=, then the model', async () => {

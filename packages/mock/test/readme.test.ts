@@ -34,6 +34,21 @@ describe('README: Vitest + MSW', () => {
   });
 });
 
+describe('README: Getting started', () => {
+  const server = setupServer(...createMockHandlers({ path: '*/api/messages' }));
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('answers the path it is given, e.g. a /api/messages route', async () => {
+    const state = await streamMessage(
+      { model: 'claude-opus-5', max_tokens: 256, messages: [{ role: 'user', content: 'Hello' }] },
+      { endpoint: 'https://app.example.test/api/messages', retry: false },
+    );
+    expect(state.status).toBe('complete');
+    expect(state.message?.content[0]?.block).toMatchObject({ type: 'text', text: 'Hello!' });
+  });
+});
+
 describe('README: Node server', () => {
   it('drops, resumes and merges into the whole answer over two requests', async () => {
     const server = await createReplayServer();

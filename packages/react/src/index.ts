@@ -8,16 +8,29 @@
  */
 
 // Conversation parts: compose your own layout from these.
-export { AssistantMessage, type AssistantMessageProps } from './chat/assistant-message.js';
+export {
+  AssistantMessage,
+  type AssistantMessageActions,
+  type AssistantMessageProps,
+  answerMarkdown,
+} from './chat/assistant-message.js';
 // The drop-in chat.
-export { ChatStream, type ChatStreamProps } from './chat/chat-stream.js';
+export { ChatStream, type ChatStreamProps, type ChatTransport } from './chat/chat-stream.js';
 export { Composer, type ComposerProps } from './chat/composer.js';
-export { UserMessage, type UserMessageProps } from './chat/user-message.js';
+export { Icon, type IconName } from './chat/icons.js';
+export {
+  createStreamRecorder,
+  type RecordedStream,
+  type StreamRecorder,
+  type StreamRecorderOptions,
+} from './chat/stream-recorder.js';
+export { UserMessage, type UserMessageProps, userText } from './chat/user-message.js';
 // Block parts: one component per content block of an answer.
 export {
   AnswerScope,
   type AnswerScopeProps,
 } from './components/answer-scope.js';
+
 // Conversation parts: versions, attachments, threads (styles in conversation.css).
 export {
   AttachmentList,
@@ -36,13 +49,25 @@ export {
   type ContentBlockViewProps,
 } from './components/content-block-view.js';
 export { CopyButton, type CopyButtonProps } from './components/copy-button.js';
+export { EmptyState, type EmptyStateProps, type Suggestion } from './components/empty-state.js';
 export {
   GenericBlockView,
   type GenericBlockViewProps,
 } from './components/generic-block-view.js';
 export { JSON_VIEW_LIMITS, JsonView, type JsonViewProps } from './components/json-view.js';
+export {
+  type Feedback,
+  MessageActions,
+  type MessageActionsProps,
+} from './components/message-actions.js';
 export { RedactedThinking, type RedactedThinkingProps } from './components/redacted-thinking.js';
-export { canRecover, ResumeControl, type ResumeControlProps } from './components/resume-control.js';
+export {
+  canRecover,
+  type Recovery,
+  ResumeControl,
+  type ResumeControlProps,
+  recoveryFor,
+} from './components/resume-control.js';
 export {
   SERVER_TOOL_RESULT_TYPES,
   ServerToolResultView,
@@ -52,6 +77,19 @@ export {
   ServerToolUseView,
   type ServerToolUseViewProps,
 } from './components/server-tool-use-view.js';
+export {
+  type StopReasonInfo,
+  StopReasonNotice,
+  type StopReasonNoticeProps,
+  stopReasonInfo,
+} from './components/stop-reason-notice.js';
+export {
+  StreamDetails,
+  type StreamDetailsProps,
+  type StreamDownload,
+  type StreamTimings,
+  streamFigures,
+} from './components/stream-details.js';
 export {
   StreamErrorNotice,
   type StreamErrorNoticeProps,
@@ -72,7 +110,7 @@ export {
   type ToolCallStatus,
   type ToolResultView,
 } from './components/tool-status.js';
-export { UsageBadge, type UsageBadgeProps } from './components/usage-badge.js';
+export { isPartialUsage, UsageBadge, type UsageBadgeProps } from './components/usage-badge.js';
 export {
   WebSearchResultsView,
   type WebSearchResultsViewProps,

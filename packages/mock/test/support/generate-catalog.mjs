@@ -36,5 +36,21 @@ lines.push(
 for (const entry of catalog) {
   lines.push(`  ${JSON.stringify(entry.name)}: () => import('../fixtures/${entry.file}.js'),`);
 }
+lines.push(
+  '};',
+  '',
+  '/**',
+  ' * The rest of an answer past its end, for the fixtures that have one: what a continuation',
+  ' * request (Continue after `max_tokens`) gets once the partial answer is the whole fixture.',
+  ' */',
+  'export const continuationModules: Partial<',
+  '  Record<FixtureName, () => Promise<{ default: string }>>',
+  '> = {',
+);
+for (const entry of catalog.filter((entry) => entry.continuation)) {
+  lines.push(
+    `  ${JSON.stringify(entry.name)}: () => import('../fixtures/${entry.continuation}.js'),`,
+  );
+}
 lines.push('};', '');
 writeFileSync(new URL('src/catalog-data.ts', root), lines.join('\n'));

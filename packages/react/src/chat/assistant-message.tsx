@@ -1,33 +1,118 @@
-import type { BlockState } from '@message-stream/core';
+import { type BlockState, isFinalStatus } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
+import { BranchPicker } from '../components/branch-picker.js';
 import { type BlockRenderers, ContentBlockView } from '../components/content-block-view.js';
+import { type Feedback, MessageActions } from '../components/message-actions.js';
+import { ResumeControl } from '../components/resume-control.js';
+import { StopReasonNotice } from '../components/stop-reason-notice.js';
+import { StreamDetails, type StreamDownload } from '../components/stream-details.js';
+import { StreamErrorNotice } from '../components/stream-error-notice.js';
+import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
+import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
+import type { StreamRecorder } from './stream-recorder.js';
+
+/**
+ * What an answer's controls do. One object for the whole log, kept stable by the shell, so a
+ * finished answer does not re-render while the next one streams.
+ */
+export interface AssistantMessageActions {
+  /** Continue the interrupted last answer in place. */
+  readonly resume?: () => void;
+  /** Ask again for the last answer, from scratch. */
+  readonly retry?: () => void;
+  /** Continue an answer cut off by `max_tokens`. */
+  readonly continueAnswer?: (turnId: string) => void;
+  /** Another answer in this one's place. */
+  readonly regenerate?: (turnId: string) => void;
+  readonly feedback?: (turnId: string, value: Feedback) => void;
+}
 
 export interface AssistantMessageProps {
   readonly turn: AssistantTurn;
   readonly renderers?: BlockRenderers;
   readonly textMode?: 'markdown' | 'plain';
+  /**
+   * The newest answer: it alone offers Resume and Retry, and its error is announced. Earlier
+   * answers keep their notes and marks as history.
+   */
+  readonly last?: boolean;
+  /** A request is under way in the conversation: actions that would start one are disabled. */
+  readonly busy?: boolean;
+  /** Without it the message shows its content, notes and error, and no controls. */
+  readonly actions?: AssistantMessageActions;
+  readonly feedback?: Feedback | null;
+  /** When the answer's first content showed (epoch ms), for the details' time to first token. */
+  readonly firstTokenAt?: number;
+  /** Offer this answer's recorded raw stream in its details. */
+  readonly recorder?: StreamRecorder;
+  /** Show the token usage line under the answer. Default: on the last answer only. */
+  readonly showUsage?: boolean;
+  /** The store, for the version picker (‹ 2 / 3 ›) of a regenerated answer. */
+  readonly branchStore?: ChatStore;
 }
 
-const hasText = (block: BlockState): boolean =>
-  block.block.type === 'text' && String((block.block as { text?: unknown }).text ?? '') !== '';
+/**
+ * A rate limit with a wait: the countdown beside Retry says how long, so the notice does not
+ * repeat a number that would go stale.
+ */
+const waitingDescription = (error: AssistantTurn['stream']['error']): string | undefined =>
+  error?.retryAfterMs !== undefined && error.retryable
+    ? 'Too many requests: the service asked to wait before trying again.'
+    : undefined;
+
+const textOf = (block: BlockState): string =>
+  block.block.type === 'text' ? String((block.block as { text?: unknown }).text ?? '') : '';
+
+/** The answer's markdown: its text blocks, as the model wrote them. */
+export const answerMarkdown = (turn: AssistantTurn): string =>
+  (turn.stream.message?.content ?? []).map(textOf).filter(Boolean).join('\n\n');
+
+function downloadsOf(turn: AssistantTurn, recorder: StreamRecorder | undefined): StreamDownload[] {
+  if (!recorder) return [];
+  const ids = turn.stream.attempts?.map((a) => a.messageId) ?? [turn.stream.message?.id];
+  return ids.flatMap((messageId, i) => {
+    const recorded = messageId ? recorder.get(messageId) : undefined;
+    if (!recorded) return [];
+    const suffix = ids.length > 1 ? `-request-${i + 1}` : '';
+    return [{ name: `${messageId}${suffix}.sse`, text: recorded.text }];
+  });
+}
 
 /**
  * One answer. It re-renders when its turn changes, but each block is memoized on its own
- * state object, so a delta to one block re-renders only that block.
+ * state object, so a delta to one block re-renders only that block. Under the content: why it
+ * ended (length limit with Continue, refusal, a Stopped / Interrupted mark), its error said
+ * once, Resume or Retry, and the action row with usage and stream details.
  */
 export const AssistantMessage = memo(function AssistantMessage({
   turn,
   renderers,
   textMode,
+  last = true,
+  busy = false,
+  actions,
+  feedback,
+  firstTokenAt,
+  recorder,
+  showUsage = last,
+  branchStore,
 }: AssistantMessageProps): ReactElement {
-  const content = turn.stream.message?.content ?? [];
-  const answerStarted = content.some(hasText);
+  const { stream } = turn;
+  const content = stream.message?.content ?? [];
+  const answerStarted = content.some((block) => textOf(block) !== '');
+  const final = isFinalStatus(stream.status);
+  const settled = final && !(last && busy);
+  const usage = stream.message?.usage;
+  const markdown = answerMarkdown(turn);
   return (
     <article
       className="ms-message ms-message--assistant"
       aria-label="Assistant"
-      data-status={turn.stream.status}
+      data-status={stream.status}
+      data-turn-id={turn.id}
+      data-last={last || undefined}
+      tabIndex={-1}
     >
       {content.map((block) => {
         const id = (block.block as { id?: unknown }).id;
@@ -48,8 +133,67 @@ export const AssistantMessage = memo(function AssistantMessage({
           />
         );
       })}
-      {content.length === 0 && turn.stream.status === 'idle' ? (
-        <p className="ms-message__pending">Waiting for the answer…</p>
+      {content.length === 0 && stream.status === 'idle' ? (
+        <p className="ms-message__pending">
+          <span className="ms-typing" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          <span className="ms-visually-hidden">Waiting for the answer…</span>
+        </p>
+      ) : null}
+      {final && !(last && stream.error) ? (
+        // On the last answer its error notice says what happened; earlier failed answers
+        // keep only the short mark, so the log is not a column of old alerts.
+        <StopReasonNotice
+          stream={stream}
+          busy={busy}
+          onContinue={
+            last && actions?.continueAnswer ? () => actions.continueAnswer?.(turn.id) : undefined
+          }
+        />
+      ) : null}
+      {last && final ? (
+        <StreamErrorNotice
+          error={stream.error}
+          status={stream.status}
+          description={waitingDescription(stream.error)}
+        />
+      ) : null}
+      {last && final && actions?.resume && actions.retry ? (
+        <ResumeControl
+          stream={stream}
+          onResume={actions.resume}
+          onRetry={actions.retry}
+          busy={busy}
+          // The notice above says what happened; a stop by the user has its mark.
+          label={null}
+        />
+      ) : null}
+      {settled && actions && (markdown !== '' || stream.message !== null) ? (
+        <div className="ms-message__footer">
+          {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+          <MessageActions
+            copyText={markdown === '' ? undefined : markdown}
+            onRegenerate={actions.regenerate ? () => actions.regenerate?.(turn.id) : undefined}
+            onFeedback={
+              actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined
+            }
+            feedback={feedback}
+            busy={busy}
+            label="Answer actions"
+          >
+            {showUsage && usage ? (
+              <UsageBadge usage={usage} partial={isPartialUsage(stream)} />
+            ) : null}
+            <StreamDetails
+              stream={stream}
+              timings={{ startedAt: turn.startedAt, firstTokenAt, finishedAt: turn.finishedAt }}
+              downloads={downloadsOf(turn, recorder)}
+            />
+          </MessageActions>
+        </div>
       ) : null}
     </article>
   );

@@ -1,25 +1,71 @@
-import { toMessage } from '@message-stream/core';
-import { type ReactElement, useRef } from 'react';
+import type { StreamMessageOptions } from '@message-stream/core';
+import {
+  type KeyboardEvent,
+  type ReactElement,
+  type ReactNode,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { BlockRenderers } from '../components/content-block-view.js';
-import { ResumeControl } from '../components/resume-control.js';
+import { EmptyState, type Suggestion } from '../components/empty-state.js';
+import type { Feedback } from '../components/message-actions.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
-import { UsageBadge } from '../components/usage-badge.js';
 import { useAnnouncement } from '../hooks/use-announcement.js';
+import { useAttachments } from '../hooks/use-attachments.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
-import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
-import type { ChatStoreOptions } from '../store/types.js';
-import { AssistantMessage } from './assistant-message.js';
+import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
+import { AssistantMessage, type AssistantMessageActions } from './assistant-message.js';
 import { Composer } from './composer.js';
+import { Icon } from './icons.js';
+import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
+import { groupTurns, TURNS_PER_GROUP } from './turn-group.js';
 import { UserMessage } from './user-message.js';
 
-export interface ChatStreamProps extends Partial<ChatStoreOptions> {
+/**
+ * How requests are sent: core's `streamMessage` options (endpoint, headers, fetch, retry,
+ * idle timeout, which transport). ChatStream passes them to its store untouched.
+ */
+export type ChatTransport = Omit<StreamMessageOptions, 'signal' | 'onEvent' | 'onState'>;
+
+type TransportKey = keyof ChatTransport;
+
+/** The flat transport props of earlier versions, still accepted. */
+interface DeprecatedTransportProps {
+  /** @deprecated Use `transport={{ endpoint }}`. */
+  readonly endpoint?: ChatTransport['endpoint'];
+  /** @deprecated Use `transport={{ headers }}`. */
+  readonly headers?: ChatTransport['headers'];
+  /** @deprecated Use `transport={{ fetch }}`. */
+  readonly fetch?: ChatTransport['fetch'];
+  /** @deprecated Use `transport={{ retry }}`. */
+  readonly retry?: ChatTransport['retry'];
+  /** @deprecated Use `transport={{ idleTimeoutMs }}`. */
+  readonly idleTimeoutMs?: ChatTransport['idleTimeoutMs'];
+  /** @deprecated Use `transport={{ onRetry }}`. */
+  readonly onRetry?: ChatTransport['onRetry'];
+  /** @deprecated Use `transport={{ random }}`. */
+  readonly random?: ChatTransport['random'];
+}
+
+export interface ChatStreamProps
+  extends Partial<Omit<ChatStoreOptions, TransportKey>>,
+    DeprecatedTransportProps {
   /**
    * A store to share the conversation with other components. Without one, ChatStream
    * creates its own from the other props (read once, on first render, except callbacks).
    */
   readonly store?: ChatStore;
+  /**
+   * How requests are sent, for the store ChatStream creates: `{ endpoint, headers, fetch,
+   * retry, idleTimeoutMs, transport }`. A string (`'fetch'`) is the deprecated form of
+   * `{ transport: 'fetch' }`.
+   */
+  readonly transport?: ChatTransport | ChatTransport['transport'];
   /** Custom renderers per block type and per tool name. */
   readonly renderers?: BlockRenderers;
   /** Render answer text as GitHub-flavoured markdown (default) or as plain text. */
@@ -29,43 +75,208 @@ export interface ChatStreamProps extends Partial<ChatStoreOptions> {
   /** The accessible name of the conversation log. */
   readonly label?: string;
   readonly placeholder?: string;
+  /** The empty conversation's welcome line. */
+  readonly welcome?: ReactNode;
+  /** A line under the welcome. */
+  readonly welcomeDescription?: ReactNode;
+  /** Prompts offered as chips in an empty conversation; a click sends one. */
+  readonly suggestions?: readonly Suggestion[];
+  /** Adds thumbs up / down under each answer. */
+  readonly onFeedback?: (turn: AssistantTurn, value: Feedback) => void;
+  /**
+   * Record each answer's raw stream, offered as an `.sse` file in its details. `true`
+   * records through the store ChatStream creates; with a shared `store`, pass the recorder
+   * whose `fetch` that store uses. Off by default: it keeps the bytes in memory.
+   */
+  readonly record?: boolean | StreamRecorder;
+  /**
+   * Let the composer take images, PDFs and text files (a button, paste, drag-and-drop), sent
+   * as content blocks with the message. Default true.
+   */
+  readonly attachments?: boolean;
+  /** Controls in the composer's bar, and above its field. */
+  readonly composerAccessory?: ReactNode;
+  readonly composerHeader?: ReactNode;
   readonly className?: string;
 }
 
 const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
+const DEPRECATED_KEYS = [
+  'endpoint',
+  'headers',
+  'fetch',
+  'retry',
+  'idleTimeoutMs',
+  'onRetry',
+  'random',
+] as const;
+
+/** The store options from the props: the grouped transport over the deprecated flat props. */
+function storeOptions(
+  props: Partial<Omit<ChatStoreOptions, TransportKey>> & DeprecatedTransportProps,
+  transport: ChatStreamProps['transport'],
+  recorder: StreamRecorder | null,
+  fetchRef: { current: typeof fetch | undefined },
+): ChatStoreOptions {
+  const rest: Record<string, unknown> = { ...props };
+  const flat: Record<string, unknown> = {};
+  for (const key of DEPRECATED_KEYS) {
+    if (rest[key] !== undefined) flat[key] = rest[key];
+    delete rest[key];
+  }
+  const grouped: ChatTransport = typeof transport === 'string' ? { transport } : (transport ?? {});
+  const merged = { ...flat, ...grouped } as ChatTransport;
+  fetchRef.current = merged.fetch;
+  return {
+    ...(rest as Partial<ChatStoreOptions>),
+    ...merged,
+    ...(recorder ? { fetch: recorder.fetch } : {}),
+    request: (rest.request as ChatStoreOptions['request']) ?? {
+      model: 'claude-opus-5',
+      max_tokens: 4096,
+    },
+  };
+}
+
+/** When each answer's first content showed: read by its details for time to first token. */
+function useFirstTokenTimes(turns: readonly Turn[]): ReadonlyMap<string, number> {
+  const [times] = useState(() => new Map<string, number>());
+  useLayoutEffect(() => {
+    const last = turns.at(-1);
+    if (last?.role !== 'assistant' || times.has(last.id)) return;
+    if ((last.stream.message?.content.length ?? 0) > 0) times.set(last.id, Date.now());
+  }, [turns, times]);
+  return times;
+}
+
 /**
  * The drop-in chat: a conversation log that follows the answer (and lets go when the
- * reader scrolls up), a composer with Stop, resume and retry controls, error notices and
- * usage. Everything it renders is exported on its own for custom layouts.
+ * reader scrolls up), an empty state with suggestions, a composer with Stop (and Escape),
+ * per-answer actions, stop reasons, errors with Resume or Retry on the failed answer, usage
+ * and stream details. Everything it renders is exported on its own for custom layouts.
  */
 export function ChatStream({
   store: sharedStore,
+  transport,
   renderers,
   textMode,
   theme = 'system',
   label = 'Conversation',
   placeholder,
+  welcome,
+  welcomeDescription,
+  suggestions,
+  onFeedback,
+  record = false,
+  composerAccessory,
+  composerHeader,
+  attachments: takesFiles = true,
   className,
   ...options
 }: ChatStreamProps): ReactElement {
-  const source = sharedStore ?? {
-    ...options,
-    request: options.request ?? { model: 'claude-opus-5', max_tokens: 4096 },
-  };
+  const fetchRef = useRef<typeof fetch | undefined>(undefined);
+  const [ownRecorder] = useState(() =>
+    record === true
+      ? createStreamRecorder({
+          fetch: (input, init) => (fetchRef.current ?? globalThis.fetch)(input, init),
+        })
+      : null,
+  );
+  const recorder = typeof record === 'object' ? record : ownRecorder;
+  const source =
+    sharedStore ?? storeOptions(options, transport, sharedStore ? null : ownRecorder, fetchRef);
   const chat = useMessageStream(source);
-  const { turns, answer, status, error } = chat;
+  const { turns, status, error, store } = chat;
   const busy = BUSY.has(status);
   const log = useRef<HTMLDivElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const follow = useFollowScroll(log, turns);
   const announcement = useAnnouncement(status);
-  const usage = answer && !BUSY.has(status) ? toMessage(answer.stream)?.usage : undefined;
+  const firstTokens = useFirstTokenTimes(turns);
+  const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
+  const [startedEmpty] = useState(() => turns.length === 0);
+
+  const focusComposer = useCallback(() => field.current?.focus(), []);
+  const { jumpToLatest } = follow;
+  const files = useAttachments();
+  const { attachments: pending, clear: clearFiles } = files;
+  const send = useCallback(
+    (text: string) => {
+      // Sending always brings the new message into view, even when scrolled up.
+      jumpToLatest();
+      const sent = store.getState().send(text, { attachments: pending });
+      clearFiles();
+      // A refused file (its type, its size) is reported by the store; nothing was sent.
+      sent.catch(() => {});
+    },
+    [jumpToLatest, store, pending, clearFiles],
+  );
+  const feedbackRef = useRef(onFeedback);
+  feedbackRef.current = onFeedback;
+  const hasFeedback = onFeedback !== undefined;
+
+  // Stable across renders, so finished answers do not re-render while the next one streams.
+  // Focus goes to the composer first: the button pressed is about to disappear.
+  const actions = useMemo((): AssistantMessageActions => {
+    const state = store.getState;
+    return {
+      resume: () => {
+        focusComposer();
+        void state().resume();
+      },
+      retry: () => {
+        focusComposer();
+        void state().retry();
+      },
+      continueAnswer: (turnId) => {
+        focusComposer();
+        void state().continueAnswer(turnId);
+      },
+      regenerate: (turnId) => {
+        focusComposer();
+        jumpToLatest();
+        void state().regenerate(turnId);
+      },
+      feedback: hasFeedback
+        ? (turnId, value) => {
+            setFeedback((current) => ({ ...current, [turnId]: value }));
+            const turn = state().turns.find(
+              (t): t is AssistantTurn => t.id === turnId && t.role === 'assistant',
+            );
+            if (turn) feedbackRef.current?.(turn, value);
+          }
+        : undefined,
+    };
+  }, [store, focusComposer, jumpToLatest, hasFeedback]);
+
+  const edit = useCallback(
+    (turnId: string, content: string) => {
+      jumpToLatest();
+      void store.getState().edit(turnId, content);
+    },
+    [store, jumpToLatest],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !busy || event.defaultPrevented) return;
+    // An open popover takes its own Escape.
+    if ((event.target as Element).closest?.('[popover]')) return;
+    event.preventDefault();
+    chat.stop();
+  };
+
+  const lastAnswerIndex = turns.findLastIndex((turn) => turn.role === 'assistant');
+  const lastAnswer = lastAnswerIndex >= 0 ? (turns[lastAnswerIndex] as AssistantTurn) : null;
+  // A failure the store reports beyond the answer's own (the tool round-trip limit).
+  const strayError = error && lastAnswer?.stream.error !== error ? error : null;
 
   return (
     <section
       className={['ms-chat', className].filter(Boolean).join(' ')}
       data-theme={theme === 'system' ? undefined : theme}
       aria-label={label}
+      onKeyDown={onKeyDown}
     >
       <div
         ref={log}
@@ -80,43 +291,76 @@ export function ChatStream({
         tabIndex={0}
         onScroll={follow.onScroll}
       >
-        {turns.map((turn) =>
-          turn.role === 'user' ? (
-            isToolResultsTurn(turn) ? null : (
-              <UserMessage key={turn.id} turn={turn} />
-            )
-          ) : (
-            <AssistantMessage key={turn.id} turn={turn} renderers={renderers} textMode={textMode} />
-          ),
+        <div className="ms-chat__thread">
+          {turns.length === 0 ? (
+            <EmptyState
+              title={welcome}
+              description={welcomeDescription}
+              suggestions={suggestions}
+              onSuggestion={send}
+            />
+          ) : null}
+          {groupTurns(turns).map((group, g) => (
+            // Groups are by index (a turn never moves), so the index is a stable key.
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+            <div key={g} className="ms-chat__turns">
+              {group.map((turn, j) => {
+                const index = g * TURNS_PER_GROUP + j;
+                return turn.role === 'user' ? (
+                  isToolResultsTurn(turn) ? null : (
+                    <UserMessage
+                      key={turn.id}
+                      turn={turn}
+                      onEdit={edit}
+                      busy={busy}
+                      branchStore={store}
+                    />
+                  )
+                ) : (
+                  <AssistantMessage
+                    key={turn.id}
+                    turn={turn}
+                    renderers={renderers}
+                    textMode={textMode}
+                    last={index === lastAnswerIndex}
+                    busy={busy}
+                    actions={actions}
+                    feedback={feedback[turn.id] ?? null}
+                    firstTokenAt={firstTokens.get(turn.id)}
+                    recorder={recorder ?? undefined}
+                    branchStore={store}
+                  />
+                );
+              })}
+            </div>
+          ))}
+          {strayError ? <StreamErrorNotice error={strayError} /> : null}
+        </div>
+      </div>
+      <div className="ms-chat__rail">
+        {follow.following ? null : (
+          <button type="button" className="ms-chat__jump" onClick={follow.jumpToLatest}>
+            <Icon name="arrow-down" />
+            Jump to latest
+          </button>
         )}
       </div>
-      {follow.following ? null : (
-        <button type="button" className="ms-button ms-chat__jump" onClick={follow.jumpToLatest}>
-          Jump to latest
-        </button>
-      )}
       <div className="ms-visually-hidden" role="status" aria-live="polite">
         {announcement}
       </div>
-      <div className="ms-chat__footer">
-        <StreamErrorNotice error={error} status={answer?.stream.status} />
-        {answer ? (
-          <ResumeControl
-            status={answer.stream.status}
-            error={answer.stream.error}
-            onResume={() => void chat.resume()}
-            onRetry={() => void chat.retry()}
-            busy={busy}
-          />
-        ) : null}
-        {usage ? <UsageBadge usage={usage} /> : null}
+      <div className="ms-chat__composer">
+        <Composer
+          busy={busy}
+          onSend={send}
+          onStop={chat.stop}
+          placeholder={placeholder}
+          inputRef={field}
+          autoFocus={startedEmpty}
+          accessory={composerAccessory}
+          header={composerHeader}
+          attachments={takesFiles ? files : undefined}
+        />
       </div>
-      <Composer
-        busy={busy}
-        onSend={(text) => void chat.send(text)}
-        onStop={chat.stop}
-        placeholder={placeholder}
-      />
     </section>
   );
 }

@@ -2,13 +2,19 @@ import {
   type FormEvent,
   type KeyboardEvent,
   type ReactElement,
+  type ReactNode,
+  type RefObject,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
+import { AttachmentList } from '../components/attachment-list.js';
+import type { AttachmentsController } from '../hooks/use-attachments.js';
+import { Icon } from './icons.js';
 
 export interface ComposerProps {
-  /** An answer is streaming: the Send button becomes Stop. */
+  /** An answer is streaming: the Send button becomes Stop, and Escape stops it. */
   readonly busy: boolean;
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
@@ -16,11 +22,31 @@ export interface ComposerProps {
   /** The accessible name of the text field. */
   readonly label?: string;
   readonly disabled?: boolean;
+  /** The text field, for the shell to move focus to (after Resume or Retry, on load). */
+  readonly inputRef?: RefObject<HTMLTextAreaElement | null>;
+  /** Put focus in the field when the composer first shows (an empty conversation). */
+  readonly autoFocus?: boolean;
+  /**
+   * Controls beside Send (an attach button, a model picker), and what sits above the field
+   * (attachment chips). The composer sends only text; an app's controls send the rest.
+   */
+  readonly accessory?: ReactNode;
+  readonly header?: ReactNode;
+  /** Sending is allowed with an empty field (there are attachments to send). */
+  readonly allowEmpty?: boolean;
+  /**
+   * Files to send with the message (`useAttachments()`): an attach button, paste and
+   * drag-and-drop onto the composer, the chips with remove, and the refusals. The shell sends
+   * them with the text; without it, the composer takes text only.
+   */
+  readonly attachments?: AttachmentsController;
 }
 
 /**
- * The message field: Enter sends, Shift+Enter starts a new line (and Enter while an IME
- * is composing is left to the IME). While an answer streams, a Stop button replaces Send.
+ * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
+ * then scrolls. Enter sends, Shift+Enter starts a new line (and Enter while an IME is
+ * composing is left to the IME), Escape stops a streaming answer. While an answer streams, a
+ * Stop button replaces Send.
  */
 export function Composer({
   busy,
@@ -29,11 +55,30 @@ export function Composer({
   placeholder = 'Send a message…',
   label = 'Message',
   disabled = false,
+  inputRef,
+  autoFocus = false,
+  accessory,
+  header,
+  allowEmpty = false,
+  attachments,
 }: ComposerProps): ReactElement {
   const [text, setText] = useState('');
-  const field = useRef<HTMLTextAreaElement>(null);
+  const own = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const field = inputRef ?? own;
   const id = useId();
-  const canSend = !busy && !disabled && text.trim() !== '';
+  const hasFiles = (attachments?.attachments.length ?? 0) > 0;
+  const canSend =
+    !busy && !disabled && !attachments?.reading && (allowEmpty || hasFiles || text.trim() !== '');
+
+  // Grow with the content: measure from `auto` each time, so it also shrinks.
+  useLayoutEffect(() => {
+    const element = field.current;
+    if (!element) return;
+    void text;
+    element.style.height = 'auto';
+    if (element.scrollHeight > 0) element.style.height = `${element.scrollHeight}px`;
+  }, [field, text]);
 
   const submit = () => {
     if (!canSend) return;
@@ -46,13 +91,36 @@ export function Composer({
     submit();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && busy) {
+      event.preventDefault();
+      onStop();
+      return;
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     submit();
   };
 
   return (
-    <form className="ms-composer" onSubmit={onSubmit}>
+    <form
+      className={attachments?.dragging ? 'ms-composer ms-composer--dragging' : 'ms-composer'}
+      onSubmit={onSubmit}
+      onPaste={attachments?.onPaste}
+      {...attachments?.dropProps}
+    >
+      {header}
+      {attachments ? (
+        <>
+          <AttachmentList attachments={attachments.attachments} onRemove={attachments.remove} />
+          {attachments.errors.length > 0 ? (
+            <ul className="ms-composer__errors" role="alert">
+              {attachments.errors.map((error) => (
+                <li key={error}>{error}</li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
       <label className="ms-visually-hidden" htmlFor={id}>
         {label}
       </label>
@@ -61,21 +129,62 @@ export function Composer({
         ref={field}
         className="ms-composer__field"
         value={text}
-        rows={2}
+        rows={1}
         placeholder={placeholder}
         disabled={disabled}
+        // biome-ignore lint/a11y/noAutofocus: an empty conversation starts in its composer, as the issue asks.
+        autoFocus={autoFocus}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      {busy ? (
-        <button type="button" className="ms-button ms-composer__stop" onClick={onStop}>
-          Stop
-        </button>
-      ) : (
-        <button type="submit" className="ms-button ms-composer__send" disabled={!canSend}>
-          Send
-        </button>
-      )}
+      <div className="ms-composer__bar">
+        <div className="ms-composer__accessory">
+          {attachments ? (
+            <>
+              <input
+                ref={picker}
+                type="file"
+                multiple
+                hidden
+                accept={attachments.accept}
+                onChange={attachments.onInputChange}
+                aria-label="Attach files"
+              />
+              <button
+                type="button"
+                className="ms-icon-button"
+                aria-label="Attach files"
+                title="Attach files (or paste, or drop them here)"
+                onClick={() => picker.current?.click()}
+              >
+                <Icon name="attach" />
+              </button>
+            </>
+          ) : null}
+          {accessory}
+        </div>
+        {busy ? (
+          <button
+            type="button"
+            className="ms-composer__button ms-composer__stop"
+            aria-label="Stop"
+            title="Stop (Escape)"
+            onClick={onStop}
+          >
+            <Icon name="stop" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="ms-composer__button ms-composer__send"
+            aria-label="Send"
+            title="Send (Enter)"
+            disabled={!canSend}
+          >
+            <Icon name="send" />
+          </button>
+        )}
+      </div>
     </form>
   );
 }

@@ -1,27 +1,141 @@
 import type { ContentBlockParam } from '@message-stream/core';
-import { memo, type ReactElement } from 'react';
-import type { UserTurn } from '../store/types.js';
+import { type FormEvent, memo, type ReactElement, type ReactNode, useState } from 'react';
+import { AttachmentList } from '../components/attachment-list.js';
+import { BranchPicker } from '../components/branch-picker.js';
+import { MessageActions } from '../components/message-actions.js';
+import type { ChatStore } from '../store/create-chat-store.js';
+import type { Attachment, AttachmentMediaType, UserTurn } from '../store/types.js';
 
-const describe = (block: ContentBlockParam): string => {
-  if (block.type === 'text') return String((block as { text?: unknown }).text ?? '');
-  if (block.type === 'image') return '[image]';
-  if (block.type === 'document') return '[document]';
-  return '';
-};
+/** What the user wrote: the text blocks, as one string (attachments apart). */
+export const userText = (turn: UserTurn): string =>
+  typeof turn.content === 'string'
+    ? turn.content
+    : turn.content
+        .map((block) =>
+          block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : '',
+        )
+        .filter(Boolean)
+        .join('\n');
+
+interface SourceBlock {
+  readonly type: string;
+  readonly title?: unknown;
+  readonly source?: { readonly media_type?: unknown; readonly data?: unknown };
+}
+
+/** The images and documents the user sent, shown as a read-only attachment list. */
+function sentAttachments(turn: UserTurn): Attachment[] {
+  if (typeof turn.content === 'string') return [];
+  return (turn.content as readonly ContentBlockParam[]).flatMap((block, i): Attachment[] => {
+    const { type, title, source } = block as SourceBlock;
+    if ((type !== 'image' && type !== 'document') || typeof source?.data !== 'string') return [];
+    const mediaType = String(source.media_type ?? '') as AttachmentMediaType;
+    const base64 = mediaType !== 'text/plain';
+    return [
+      {
+        id: `${turn.id}-${i}`,
+        name:
+          typeof title === 'string' && title !== ''
+            ? title
+            : type === 'image'
+              ? 'Image'
+              : 'Document',
+        mediaType,
+        size: base64 ? Math.floor((source.data.length * 3) / 4) : source.data.length,
+        data: source.data,
+      },
+    ];
+  });
+}
 
 export interface UserMessageProps {
   readonly turn: UserTurn;
+  /**
+   * Send an edited version of this message (a sibling turn, with a new answer). Without it,
+   * the message offers Copy only.
+   */
+  readonly onEdit?: (turnId: string, content: string) => void;
+  /** A request is under way: Edit is disabled. */
+  readonly busy?: boolean;
+  /** Shown beside the actions. */
+  readonly extra?: ReactNode;
+  /** The store, for the version picker (‹ 2 / 3 ›) of an edited message. */
+  readonly branchStore?: ChatStore;
+  /** Show the action row (Copy, Edit). Default true. */
+  readonly actions?: boolean;
 }
 
-/** What the user wrote, as plain text (never markdown or HTML). */
-export const UserMessage = memo(function UserMessage({ turn }: UserMessageProps): ReactElement {
-  const text =
-    typeof turn.content === 'string'
-      ? turn.content
-      : turn.content.map(describe).filter(Boolean).join('\n');
+/** What the user wrote, as plain text (never markdown or HTML), with Copy and Edit. */
+export const UserMessage = memo(function UserMessage({
+  turn,
+  onEdit,
+  busy = false,
+  extra,
+  branchStore,
+  actions = true,
+}: UserMessageProps): ReactElement {
+  const text = userText(turn);
+  const attachments = sentAttachments(turn);
+  const [draft, setDraft] = useState<string | null>(null);
+  if (draft !== null && onEdit) {
+    const save = (event: FormEvent) => {
+      event.preventDefault();
+      if (draft.trim() === '') return;
+      setDraft(null);
+      onEdit(turn.id, draft);
+    };
+    return (
+      <article className="ms-message ms-message--user ms-message--editing" aria-label="You said">
+        <form className="ms-edit" onSubmit={save}>
+          <textarea
+            className="ms-edit__field"
+            aria-label="Edit message"
+            value={draft}
+            // biome-ignore lint/a11y/noAutofocus: the editor opens on the user's own click.
+            autoFocus
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setDraft(null);
+            }}
+          />
+          <div className="ms-edit__bar">
+            <button
+              type="button"
+              className="ms-button ms-button--small"
+              onClick={() => setDraft(null)}
+            >
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="ms-button ms-button--small ms-button--primary"
+              aria-label="Send edited message"
+              disabled={busy}
+            >
+              Send
+            </button>
+          </div>
+        </form>
+      </article>
+    );
+  }
   return (
     <article className="ms-message ms-message--user" aria-label="You said">
-      <p className="ms-message__text">{text}</p>
+      <AttachmentList attachments={attachments} label="Attached files" />
+      {text !== '' ? <p className="ms-message__text">{text}</p> : null}
+      <div className="ms-message__footer">
+        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+        {actions ? (
+          <MessageActions
+            copyText={text}
+            onEdit={onEdit ? () => setDraft(text) : undefined}
+            busy={busy}
+            label="Message actions"
+          >
+            {extra}
+          </MessageActions>
+        ) : null}
+      </div>
     </article>
   );
 });

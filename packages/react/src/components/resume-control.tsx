@@ -1,10 +1,54 @@
-import type { StreamError, StreamStatus } from '@message-stream/core';
-import { type ReactElement, useId } from 'react';
+import {
+  canResume,
+  type StreamError,
+  type StreamState,
+  type StreamStatus,
+} from '@message-stream/core';
+import { type ReactElement, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { cx } from './cx.js';
 
+/** What can be done about an answer that ended early: continue it, ask again, or nothing. */
+export type Recovery = 'resume' | 'retry' | null;
+
+/** Some of the answer arrived: text, or a block that finished. */
+const somethingArrived = (stream: StreamState): boolean =>
+  (stream.message?.content ?? []).some(
+    (entry) =>
+      entry.status === 'complete' ||
+      (entry.block.type === 'text' &&
+        String((entry.block as { text?: unknown }).text ?? '') !== ''),
+  );
+
+/**
+ * Resume when core's `canResume` says the stream can be continued and something of the answer
+ * arrived to continue from; Retry when it failed or stopped before anything arrived (a
+ * "resume" would only be the same request again); nothing for an answer that is whole or an
+ * error that would only happen again (an invalid key, a bad request).
+ */
+export function recoveryFor(stream: StreamState): Recovery {
+  if (canResume(stream)) return somethingArrived(stream) ? 'resume' : 'retry';
+  return null;
+}
+
+/**
+ * @deprecated Decides on the status alone and offers Resume even when nothing arrived; use
+ * `recoveryFor(stream)`.
+ */
+export function canRecover(status: StreamStatus, error?: StreamError | null): boolean {
+  return (
+    status === 'interrupted' || status === 'aborted' || (status === 'error' && !!error?.retryable)
+  );
+}
+
 export interface ResumeControlProps {
-  status: StreamStatus;
-  /** The stream's error; with status `error`, the controls show only when it is retryable. */
+  /**
+   * The answer's stream: the control offers exactly one action, from `recoveryFor` (Resume
+   * only when something resumable arrived), and counts down a server's `retry-after`.
+   */
+  stream?: StreamState;
+  /** @deprecated Pass `stream`. With `status` alone, Resume and Retry both show. */
+  status?: StreamStatus;
+  /** @deprecated Pass `stream`. */
   error?: StreamError | null;
   /** Continue the answer from where it stopped. */
   onResume(): void;
@@ -12,58 +56,129 @@ export interface ResumeControlProps {
   onRetry(): void;
   /** A resume or retry is under way: the buttons are disabled to prevent a second one. */
   busy?: boolean;
+  /**
+   * The words before the buttons; by default they say the answer stopped or did not finish.
+   * `null` when a notice beside the control already says it (the group is then named
+   * "Recover the answer" for screen readers), so a failure is said once.
+   */
+  label?: ReactNode | null;
   className?: string;
 }
 
-/** Whether `ResumeControl` shows anything for this status and error. */
-export function canRecover(status: StreamStatus, error?: StreamError | null): boolean {
-  return (
-    status === 'interrupted' || status === 'aborted' || (status === 'error' && !!error?.retryable)
-  );
+/** Seconds left until `deadline`, ticking once a second; 0 when there is no deadline. */
+function useCountdown(waitMs: number | undefined, key: unknown): number {
+  const [deadline] = useDeadline(waitMs, key);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (deadline === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** The moment the wait ends, fixed when the error (`key`) first shows. */
+function useDeadline(waitMs: number | undefined, key: unknown): [number | null] {
+  const seen = useRef<{ key: unknown; deadline: number | null }>({
+    key: undefined,
+    deadline: null,
+  });
+  if (seen.current.key !== key) {
+    seen.current = {
+      key,
+      deadline: waitMs !== undefined && waitMs > 0 ? Date.now() + waitMs : null,
+    };
+  }
+  return [seen.current.deadline];
 }
 
 /**
- * "Resume" and "Retry" for an answer that stopped early: after an interruption, a stop by the
- * user, or an error that trying again can fix. Renders nothing otherwise, in particular for an
- * error that would only happen again (an invalid key, a bad request).
+ * Resume or Retry for an answer that stopped early: after an interruption, a stop by the user,
+ * or an error that trying again can fix. Resume shows only when part of the answer arrived;
+ * otherwise Retry. A rate limit with `retry-after` shows the wait and retries by itself when
+ * it ends. Renders nothing for an answer that needs neither.
  */
 export function ResumeControl({
-  status,
-  error,
+  stream,
+  status: legacyStatus,
+  error: legacyError,
   onResume,
   onRetry,
   busy = false,
+  label,
   className,
 }: ResumeControlProps): ReactElement | null {
   const labelId = useId();
-  if (!canRecover(status, error)) return null;
+  const status = stream?.status ?? legacyStatus ?? 'idle';
+  const error = stream ? stream.error : legacyError;
+  const actions: readonly ('resume' | 'retry')[] = stream
+    ? [recoveryFor(stream)].filter((a): a is 'resume' | 'retry' => a !== null)
+    : canRecover(status, error)
+      ? ['resume', 'retry']
+      : [];
+  const waitMs = actions.length === 1 && actions[0] === 'retry' ? error?.retryAfterMs : undefined;
+  const seconds = useCountdown(waitMs, error);
+  const waiting = waitMs !== undefined && seconds > 0;
+  const retried = useRef<unknown>(null);
+  useEffect(() => {
+    // The wait is over: retry once for this error, as the server asked.
+    if (waitMs === undefined || seconds > 0 || busy || retried.current === error) return;
+    retried.current = error;
+    onRetry();
+  }, [waitMs, seconds, busy, error, onRetry]);
+  if (actions.length === 0) return null;
+
+  const words =
+    label === undefined
+      ? status === 'aborted'
+        ? 'The answer was stopped.'
+        : 'The answer did not finish.'
+      : label;
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a named group of two buttons, not a form's fieldset.
+    // biome-ignore lint/a11y/useSemanticElements: a named group of buttons, not a form's fieldset.
     <div
       className={cx('ms-resume', busy && 'ms-resume--busy', className)}
       role="group"
-      aria-labelledby={labelId}
+      aria-labelledby={words === null ? undefined : labelId}
+      aria-label={words === null ? 'Recover the answer' : undefined}
       aria-busy={busy || undefined}
     >
-      <span className="ms-resume__label" id={labelId}>
-        {status === 'aborted' ? 'The answer was stopped.' : 'The answer did not finish.'}
-      </span>
-      <button
-        type="button"
-        className="ms-resume__button ms-resume__button--resume"
-        onClick={onResume}
-        disabled={busy}
-      >
-        Resume
-      </button>
-      <button
-        type="button"
-        className="ms-resume__button ms-resume__button--retry"
-        onClick={onRetry}
-        disabled={busy}
-      >
-        Retry
-      </button>
+      {words === null ? null : (
+        <span className="ms-resume__label" id={labelId}>
+          {words}
+        </span>
+      )}
+      {actions.includes('resume') ? (
+        <button
+          type="button"
+          className="ms-resume__button ms-resume__button--resume"
+          onClick={onResume}
+          disabled={busy}
+        >
+          Resume
+        </button>
+      ) : null}
+      {actions.includes('retry') ? (
+        <>
+          {waiting ? (
+            <span className="ms-resume__wait" data-seconds={seconds}>
+              Retrying in {seconds} s
+            </span>
+          ) : null}
+          <button
+            type="button"
+            className={cx(
+              'ms-resume__button',
+              'ms-resume__button--retry',
+              actions.length === 1 && 'ms-resume__button--primary',
+            )}
+            onClick={onRetry}
+            disabled={busy}
+          >
+            {waiting ? 'Retry now' : 'Retry'}
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }

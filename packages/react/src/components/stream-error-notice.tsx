@@ -11,6 +11,13 @@ export interface StreamErrorNoticeProps {
   error: StreamErrorInfo | null | undefined;
   /** The stream's status, exposed as a modifier class (`ms-error--interrupted`) for styling. */
   status?: StreamStatus;
+  /**
+   * Announce the notice when it appears (`role="alert"`, the default). Off for notices on
+   * earlier answers in a log, which are history, not news.
+   */
+  announce?: boolean;
+  /** Says it in other words than the error's own `description`. */
+  description?: string;
   className?: string;
 }
 
@@ -22,19 +29,22 @@ export interface StreamErrorNoticeProps {
 export function StreamErrorNotice({
   error,
   status,
+  announce = true,
+  description: override,
   className,
 }: StreamErrorNoticeProps): ReactElement | null {
   if (!error) return null;
   const description =
-    typeof error.description === 'string' && error.description !== ''
+    override ??
+    (typeof error.description === 'string' && error.description !== ''
       ? error.description
       : describeError({
           type: typeof error.type === 'string' ? error.type : 'unknown',
           message: typeof error.message === 'string' ? error.message : '',
-        });
+        }));
   return (
     <div
-      role="alert"
+      role={announce ? 'alert' : undefined}
       className={cx('ms-error', status && `ms-error--${status}`, className)}
       data-error-type={error.type}
     >

@@ -6,6 +6,12 @@ export interface UsageBadgeProps {
   usage: Usage | null | undefined;
   /** Locale for the numbers ("1,234"); the reader's own by default. */
   locale?: string;
+  /**
+   * The answer did not finish (or one of its attempts did not): the API reports output
+   * tokens only at the end, so the count it holds is not the answer's. The output count is
+   * left out and the badge says "partial" instead, never a misleading "1 out".
+   */
+  partial?: boolean;
   className?: string;
 }
 
@@ -33,6 +39,16 @@ function numberFormat(locale: string | undefined): Intl.NumberFormat {
   return format;
 }
 
+/** Whether an answer's usage leaves out output it was billed for (see `partial`). */
+export function isPartialUsage(stream: {
+  readonly status: string;
+  readonly stopReceived: boolean;
+  readonly attempts?: readonly { readonly status: string }[];
+}): boolean {
+  if (!stream.stopReceived && stream.status !== 'complete') return true;
+  return (stream.attempts ?? []).some((attempt) => attempt.status !== 'complete');
+}
+
 /**
  * Token usage in a line: "1,234 in · 567 out · 89 cached". Input and output show whenever the
  * usage has them; cache reads and writes only when non-zero. Screen readers hear the words in
@@ -41,6 +57,7 @@ function numberFormat(locale: string | undefined): Intl.NumberFormat {
 export const UsageBadge = memo(function UsageBadge({
   usage,
   locale,
+  partial = false,
   className,
 }: UsageBadgeProps): ReactElement | null {
   if (!usage || typeof usage !== 'object') return null;
@@ -51,7 +68,7 @@ export const UsageBadge = memo(function UsageBadge({
     parts.push({ key, count: value, short, long });
   };
   add('input', usage.input_tokens, 'in', 'input tokens', false);
-  add('output', usage.output_tokens, 'out', 'output tokens', false);
+  if (!partial) add('output', usage.output_tokens, 'out', 'output tokens', false);
   add('cache-read', usage.cache_read_input_tokens, 'cached', 'tokens read from cache', true);
   add(
     'cache-write',
@@ -62,11 +79,21 @@ export const UsageBadge = memo(function UsageBadge({
   );
   if (parts.length === 0) return null;
   const format = numberFormat(locale);
+  const items = parts.map((part) => {
+    const count = format.format(part.count);
+    return { key: part.key, short: `${count} ${part.short}`, long: `${count} ${part.long}` };
+  });
+  if (partial) {
+    items.push({
+      key: 'partial',
+      short: 'partial',
+      long: 'output not reported, the answer did not finish',
+    });
+  }
   return (
     <p className={cx('ms-usage', className)}>
       <span className="ms-sr-only">Token usage: </span>
-      {parts.map((part, i) => {
-        const count = format.format(part.count);
+      {items.map((part, i) => {
         return (
           <Fragment key={part.key}>
             {i > 0 ? (
@@ -78,8 +105,8 @@ export const UsageBadge = memo(function UsageBadge({
               </>
             ) : null}
             <span className={`ms-usage__item ms-usage__item--${part.key}`}>
-              <span aria-hidden="true">{`${count} ${part.short}`}</span>
-              <span className="ms-sr-only">{`${count} ${part.long}`}</span>
+              <span aria-hidden="true">{part.short}</span>
+              <span className="ms-sr-only">{part.long}</span>
             </span>
           </Fragment>
         );

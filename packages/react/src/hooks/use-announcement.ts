@@ -9,6 +9,8 @@ function sentence(status: ChatStatus): string {
       return 'Answer complete.';
     case 'aborted':
       return 'Answer stopped.';
+    case 'awaiting-approval':
+      return 'A tool call is waiting for your approval.';
     default:
       // A failed or interrupted answer is announced by its error notice (role="alert"):
       // saying it here as well would announce it twice.

@@ -16,13 +16,19 @@ const prefersReducedMotion = (): boolean =>
   typeof window.matchMedia === 'function' &&
   window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+function pinToBottom(element: HTMLElement): void {
+  if (element.scrollHeight - element.clientHeight - element.scrollTop > 1) {
+    element.scrollTop = element.scrollHeight;
+  }
+}
+
 /**
  * Keeps a scrolling log pinned to its newest content while it grows, and lets go as soon
  * as the user scrolls up to read: following resumes only when they come back to the
  * bottom or ask to jump there.
  *
- * `version` changes whenever content may have grown; the log is scrolled before paint,
- * so the reader never sees a frame of content below the fold.
+ * `version` changes whenever content may have grown (a new turn to watch); the log is
+ * scrolled before paint, so the reader never sees a frame of content below the fold.
  */
 export function useFollowScroll(
   ref: RefObject<HTMLElement | null>,
@@ -38,14 +44,46 @@ export function useFollowScroll(
     setFollowing(value);
   }, []);
 
+  // Follows growth with a ResizeObserver where there is one: its callback runs after the
+  // frame's layout, so reading `scrollHeight` there is free. Reading it in a layout effect
+  // forces a second, synchronous layout of the whole log on every commit (the longest task
+  // while streaming). jsdom and old engines have no ResizeObserver: they get the effect read.
+  const observer = useRef<ResizeObserver | null>(null);
+  const observed = useRef<Element | null>(null);
+
   useLayoutEffect(() => {
     const element = ref.current;
-    if (!element || !followingRef.current) return;
-    // `version` is what makes this run: new content.
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const resize = new ResizeObserver(() => {
+      if (followingRef.current) pinToBottom(element);
+    });
+    // The log itself: its viewport changes (window, composer) move the bottom too.
+    resize.observe(element);
+    observer.current = resize;
+    return () => {
+      resize.disconnect();
+      observer.current = null;
+      observed.current = null;
+    };
+  }, [ref]);
+
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    // `version` is what makes this run: new content, maybe a new last turn to watch.
     void version;
-    if (element.scrollHeight - element.clientHeight - element.scrollTop > 1) {
-      element.scrollTop = element.scrollHeight;
+    const resize = observer.current;
+    if (resize === null) {
+      if (followingRef.current) pinToBottom(element);
+      return;
     }
+    // The newest turn is what grows; watching it (not every turn) keeps the observer O(1).
+    const last = element.lastElementChild;
+    if (last === observed.current) return;
+    if (observed.current !== null) resize.unobserve(observed.current);
+    observed.current = last;
+    // Observing delivers a first notification in this frame: a new turn is scrolled to.
+    if (last !== null) resize.observe(last);
   }, [ref, version]);
 
   const onScroll = useCallback(() => {

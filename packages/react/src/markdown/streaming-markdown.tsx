@@ -1,5 +1,6 @@
 import { Fragment, type ReactElement, useId } from 'react';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
+import { useDeferredMarkdown } from './deferred-history.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
 import { repairStreamingTail } from './tail.js';
@@ -25,7 +26,16 @@ export function StreamingMarkdown({
   plugins,
 }: StreamingMarkdownProps): ReactElement {
   const id = useId().replace(/[^\w-]/g, '');
+  const [pending, pendingRef] = useDeferredMarkdown(!streaming);
   const { chunks, openFence } = useMarkdownSplit(text);
+  if (pending) {
+    // Restored in bulk: the words now, the formatting once it is near the viewport or idle.
+    return (
+      <div ref={pendingRef} className="ms-markdown ms-markdown--pending">
+        {text}
+      </div>
+    );
+  }
   let definitions = '';
   for (const chunk of chunks) {
     if (chunk.definitions !== '') definitions += `${chunk.definitions}\n\n`;

@@ -22,7 +22,8 @@ export function repairStreamingTail(text: string, openFence: OpenFence | null): 
  * string (the language) is still arriving.
  */
 function closeFence(text: string, fence: OpenFence): string {
-  if (fence.openerIncomplete) return text.slice(0, fence.lineStart).replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: that regex retries from every space of a long blank run.
+  if (fence.openerIncomplete) return text.slice(0, fence.lineStart).trimEnd();
   let body = text;
   const lastNewline = body.lastIndexOf('\n');
   if (lastNewline >= fence.lineStart) {
@@ -67,20 +68,102 @@ function unwrapHalfLink(text: string): string {
 /**
  * A run of `*`, `_`, `~` or backticks at the very end is dropped when it cannot be closing
  * something: it follows whitespace (an opener with nothing after it yet), or the paragraph has
- * an odd number of that character (the run is unmatched, or half of a closing `**`).
+ * an odd number of that character outside code spans (the run is unmatched, or half of a
+ * closing `**`).
+ *
+ * This runs on every delta over a paragraph that may be tens of thousands of markers long, so
+ * every step is a single pass: the run is found by walking back from the end (a `(\*+)$` regex
+ * retries from every start and is quadratic on `***…*x`), and code spans are matched by run
+ * length with one lookup table instead of a backtracking `(`+)…\1`.
  */
 function dropDanglingMarker(text: string): string {
-  const match = /(\*+|_+|~+|`+)$/.exec(text);
-  if (!match) return text;
-  const run = match[1] as string;
-  const at = match.index;
+  const end = text.length;
+  if (end === 0) return text;
+  const code = text.charCodeAt(end - 1);
+  if (!isEmphasisOrCode(code)) return text;
+  let at = end - 1;
+  while (at > 0 && text.charCodeAt(at - 1) === code) {
+    at--;
+    tailRepairWork.steps++;
+  }
   const before = at === 0 ? '' : text.charAt(at - 1);
-  const char = run.charAt(0);
   const paragraphStart = text.lastIndexOf('\n\n') + 1;
-  let paragraph = text.slice(paragraphStart);
-  if (char !== '`') paragraph = paragraph.replace(/(`+)[^`]*?\1/g, '');
-  const dangling = before === '' || /\s/.test(before) || countOf(paragraph, char) % 2 === 1;
+  const count =
+    code === BACKTICK
+      ? countCode(text, paragraphStart, BACKTICK)
+      : countOutsideCodeSpans(text, paragraphStart, code);
+  const dangling = before === '' || /\s/.test(before) || count % 2 === 1;
   return dangling ? text.slice(0, at) : text;
+}
+
+const BACKTICK = 0x60;
+
+function isEmphasisOrCode(code: number): boolean {
+  return code === 0x2a || code === 0x5f || code === 0x7e || code === BACKTICK;
+}
+
+/**
+ * Work done by the tail repair's scans, one step per character visited. Not public API: the
+ * tests read it to prove the repair stays linear without timing anything.
+ */
+export const tailRepairWork = { steps: 0 };
+
+function countCode(text: string, from: number, code: number): number {
+  let count = 0;
+  for (let i = from; i < text.length; i++) {
+    tailRepairWork.steps++;
+    if (text.charCodeAt(i) === code) count++;
+  }
+  return count;
+}
+
+/**
+ * How many `code` characters `text[from…]` has outside inline code spans. A span opens with a
+ * run of n backticks and closes at the next run of exactly n (CommonMark); a run with no such
+ * partner is literal text.
+ */
+function countOutsideCodeSpans(text: string, from: number, code: number): number {
+  const runStarts: number[] = [];
+  const runLengths: number[] = [];
+  for (let i = from; i < text.length; ) {
+    tailRepairWork.steps++;
+    if (text.charCodeAt(i) !== BACKTICK) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && text.charCodeAt(i) === BACKTICK) {
+      i++;
+      tailRepairWork.steps++;
+    }
+    runStarts.push(start);
+    runLengths.push(i - start);
+  }
+  // The next run of the same length, for each run: one pass from the right.
+  const partner = new Array<number>(runStarts.length).fill(-1);
+  const lastOfLength = new Map<number, number>();
+  for (let r = runStarts.length - 1; r >= 0; r--) {
+    const length = runLengths[r] as number;
+    partner[r] = lastOfLength.get(length) ?? -1;
+    lastOfLength.set(length, r);
+  }
+  let count = 0;
+  let cursor = from;
+  const countUpTo = (stop: number) => {
+    for (; cursor < stop; cursor++) {
+      tailRepairWork.steps++;
+      if (text.charCodeAt(cursor) === code) count++;
+    }
+  };
+  for (let r = 0; r < runStarts.length; r++) {
+    const closer = partner[r] as number;
+    if (closer === -1) continue;
+    countUpTo(runStarts[r] as number);
+    cursor = (runStarts[closer] as number) + (runLengths[closer] as number);
+    r = closer;
+  }
+  countUpTo(text.length);
+  return count;
 }
 
 function countOf(text: string, char: string): number {

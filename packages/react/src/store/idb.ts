@@ -10,8 +10,6 @@ const recordStore = (): UseStore => {
   return records;
 };
 
-export const hasIndexedDb = (): boolean => typeof indexedDB !== 'undefined';
-
 export const idbGet = <T>(key: string): Promise<T | undefined> => get<T>(key, recordStore());
 export const idbGetMany = <T>(keys: string[]): Promise<(T | undefined)[]> =>
   getMany<T>(keys, recordStore());

@@ -3,9 +3,9 @@ import { createMockFetch, type MockRequestInfo, SCENARIO_HEADER } from '@message
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import axe from 'axe-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
-import { fixture } from '../store/support.js';
+import { fixture, scriptedFetch, sse, textAnswer } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
@@ -17,6 +17,7 @@ const FIXTURES = [
   'text-pings',
   'spec-web-search',
   'spec-thinking',
+  'max-tokens',
 ];
 const fixtures = Object.fromEntries(FIXTURES.map((name) => [name, fixture(name)]));
 
@@ -71,7 +72,7 @@ describe('<ChatStream/>', () => {
     await waitFor(
       () =>
         expect(
-          log().querySelector('.ms-message--assistant')?.textContent?.length ?? 0,
+          log().querySelector('.ms-message--assistant .ms-text')?.textContent?.length ?? 0,
         ).toBeGreaterThan(20),
       { timeout: 5000 },
     );
@@ -84,7 +85,8 @@ describe('<ChatStream/>', () => {
   });
 
   it('shows the error and Resume after a dropped connection; Resume finishes it without duplicated text', async () => {
-    const { send, store, user } = setup('text-pings;fault=drop-after-events:9');
+    // `times=1`: the drop hits the first request only, so the continuation gets through.
+    const { send, store, user } = setup('text-pings;fault=drop-after-events:9;times=1');
     const textOf = (state: Parameters<typeof toMessage>[0]) =>
       (toMessage(state)?.content[0] as { text?: string } | undefined)?.text;
     const fullText = textOf(await accumulate(fixture('text-pings')));
@@ -134,7 +136,8 @@ describe('<ChatStream/>', () => {
       expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       view.unmount();
     }
-  });
+    // Three answers and three axe runs over a jsdom document: more than the default 5 s.
+  }, 30_000);
 });
 
 describe('<ChatStream/> auto-scroll', () => {
@@ -180,5 +183,180 @@ describe('<ChatStream/> auto-scroll', () => {
       ]),
     );
     expect(element.scrollTop).toBe(2600);
+  });
+});
+
+describe('<ChatStream/> shell', () => {
+  /** A ChatStream that creates its own store from props, on the mock. */
+  function own(props: Partial<Parameters<typeof ChatStream>[0]> = {}) {
+    const requests: MockRequestInfo[] = [];
+    const fetch = createMockFetch({ fixtures, onRequest: (info) => requests.push(info) });
+    const user = userEvent.setup();
+    render(
+      <ChatStream
+        request={request}
+        batch={false}
+        {...props}
+        transport={props.transport ?? { fetch, headers: { [SCENARIO_HEADER]: 'spec-basic-text' } }}
+      />,
+    );
+    return { user, requests, fetch };
+  }
+  const field = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+  const answerStatus = () =>
+    log().querySelector('.ms-message--assistant')?.getAttribute('data-status');
+
+  it('sends through the grouped transport prop (endpoint, headers, fetch)', async () => {
+    const { user, requests } = own();
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+    expect(within(log()).getByText('Hello!')).toBeDefined();
+  });
+
+  it('still accepts the deprecated flat transport props', async () => {
+    const requests: MockRequestInfo[] = [];
+    const user = userEvent.setup();
+    render(
+      <ChatStream
+        request={request}
+        batch={false}
+        fetch={createMockFetch({ fixtures, onRequest: (info) => requests.push(info) })}
+        headers={{ [SCENARIO_HEADER]: 'spec-basic-text' }}
+      />,
+    );
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('starts in the composer, and a suggestion chip sends its prompt', async () => {
+    const { user, requests } = own({ suggestions: ['Say hello'], welcome: 'Hi there' });
+    expect(screen.getByRole('heading', { name: 'Hi there' })).toBeDefined();
+    expect(document.activeElement).toBe(field());
+    await user.click(screen.getByRole('button', { name: 'Say hello' }));
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+    expect(within(log()).getByText('Say hello')).toBeDefined();
+    expect(screen.queryByRole('heading', { name: 'Hi there' })).toBeNull();
+  });
+
+  it('stops a streaming answer with Escape', async () => {
+    const { send, store } = setup('long-markdown;speed=slow');
+    await send('Write');
+    await waitFor(() => expect(store.getState().status).toBe('streaming'), { timeout: 5000 });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(store.getState().status).toBe('aborted'));
+    expect(screen.getByText('Stopped')).toBeDefined();
+  });
+
+  it('after a 429 with nothing received, offers Retry (not Resume), says it once, and Retry focuses the composer', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text;fault=http:429;times=1', {
+      retry: false,
+    });
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('error'));
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    const retry = screen.getByRole('button', { name: /^Retry/ });
+    await user.click(retry);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(requests).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps the mark on an earlier interrupted answer after the next message, without its alert', async () => {
+    const { send, store, requests } = setup('text-pings;fault=drop-after-events:9;times=1');
+    await send('First');
+    await waitFor(() => expect(store.getState().status).toBe('interrupted'));
+    await send('Second');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(requests).toHaveLength(2);
+    expect(screen.getByText('Interrupted')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('copies an answer as its markdown and reports feedback', async () => {
+    const onFeedback = vi.fn();
+    const { user } = own({ onFeedback });
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    const actions = screen.getByRole('toolbar', { name: 'Answer actions' });
+    await user.click(within(actions).getByRole('button', { name: 'Copy' }));
+    await expect(navigator.clipboard.readText()).resolves.toBe('Hello!');
+    await user.click(within(actions).getByRole('button', { name: 'Good answer' }));
+    expect(onFeedback).toHaveBeenCalledWith(expect.objectContaining({ role: 'assistant' }), 'up');
+  });
+
+  it('with record on, offers the exact bytes of the answer in its details', async () => {
+    const { user } = own({ record: true });
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(
+      screen.getByRole('button', { name: 'Download raw stream (.sse)', hidden: true }),
+    ).toBeDefined();
+  });
+
+  it('without record, offers no download', async () => {
+    const { user } = own();
+    await user.type(field(), 'Hi{Enter}');
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
+  });
+});
+
+describe('<ChatStream/> with the store actions', () => {
+  it('continues an answer cut off by max_tokens in place with Continue', async () => {
+    const more = ' and the continuation that finishes it.';
+    const scripted = scriptedFetch(
+      () => sse(fixture('max-tokens')),
+      () => sse(textAnswer(more)),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Tell me{Enter}');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const text = () => log().querySelector('.ms-message--assistant .ms-text')?.textContent ?? '';
+    const before = text();
+    expect(screen.getByText('The answer reached the length limit.')).toBeDefined();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(scripted.requests).toHaveLength(2));
+    await waitFor(() => expect(text()).toContain('finishes it.'));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(store.getState().turns.filter((t) => t.role === 'assistant')).toHaveLength(1);
+    expect(text().startsWith(before.trimEnd())).toBe(true);
+    expect(screen.queryByText('The answer reached the length limit.')).toBeNull();
+  });
+
+  it('regenerates an answer with Regenerate (the store keeps the old one as a branch)', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const first = store.getState().turns.at(-1)?.id;
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const last = store.getState().turns.at(-1);
+    expect(last?.id).not.toBe(first);
+    expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
+  });
+
+  it('edits a user message in place and sends the new version', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const you = screen.getByRole('article', { name: 'You said' });
+    await user.click(within(you).getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' });
+    await user.clear(editor);
+    await user.type(editor, 'Hello again');
+    await user.click(screen.getByRole('button', { name: 'Send edited message' }));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(within(log()).getByText('Hello again')).toBeDefined();
+    expect(within(log()).queryByText('Hi')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { splitMarkdown } from '../../src/markdown/split.js';
-import { repairStreamingTail } from '../../src/markdown/tail.js';
+import { repairStreamingTail, tailRepairWork } from '../../src/markdown/tail.js';
 
 afterEach(cleanup);
 
@@ -59,6 +59,55 @@ describe('repairStreamingTail', () => {
     expect(repaired('Intro\n\n#')).toBe('');
     expect(repaired('Title\n==')).toBe('Title');
     expect(repaired('1.')).toBe('');
+  });
+});
+
+describe('repairStreamingTail on long runs of markers (issue 14, defect 2)', () => {
+  /** Steps the repair takes on `text`, counted by the repair itself (one per character visited). */
+  function stepsFor(text: string): number {
+    tailRepairWork.steps = 0;
+    repairStreamingTail(text, null);
+    return tailRepairWork.steps;
+  }
+
+  const n = 40_000;
+  for (const marker of ['*', '_', '~', '`']) {
+    it(`visits each character a bounded number of times on a paragraph of ${n} ${marker}`, () => {
+      const shapes = [
+        marker.repeat(n),
+        `a ${marker.repeat(n)}x`,
+        `${marker.repeat(n)} a${marker}`,
+        `x${marker}`.repeat(n / 2),
+        `a\`b\` ${marker.repeat(n)}`,
+      ];
+      for (const text of shapes) expect(stepsFor(text)).toBeLessThanOrEqual(3 * text.length);
+      // Work is proportional to the text: ten times the text, at most ten times the steps.
+      const small = stepsFor(`w ${marker.repeat(n / 10)}`);
+      expect(stepsFor(`w ${marker.repeat(n)}`)).toBeLessThanOrEqual(10 * small + 10);
+    });
+  }
+
+  it('still decides on the trailing run only', () => {
+    expect(repairStreamingTail(`${'*'.repeat(n)}`, null)).toBe('');
+    expect(repairStreamingTail(`a ${'*'.repeat(n)}x`, null)).toBe(`a ${'*'.repeat(n)}x`);
+    // An even count before the trailing `*`: it closes emphasis and stays.
+    expect(repairStreamingTail(`${'x*'.repeat(3)}`, null)).toBe('x*x*x');
+    expect(repairStreamingTail(`${'x*'.repeat(4)}`, null)).toBe('x*x*x*x*');
+  });
+
+  it('does not count markers inside code spans, matched by backtick-run length', () => {
+    // The `*` inside the code span is code: the trailing `*` is the only one, so it dangles.
+    expect(repairStreamingTail('`a*b` word*', null)).toBe('`a*b` word');
+    // `` closes only at ``; the single backtick inside is code too.
+    expect(repairStreamingTail('``a`*`` word*', null)).toBe('``a`*`` word');
+    // A backtick run with no partner of its length is literal, so the `*` after it counts.
+    expect(repairStreamingTail('``a *b* c*', null)).toBe('``a *b* c');
+    expect(repairStreamingTail('``a *b c*', null)).toBe('``a *b c*');
+  });
+
+  it('trims a long blank run before an opening fence line in one pass', () => {
+    const text = `x${' '.repeat(n)}y \n\`\`\`ty`;
+    expect(repaired(text)).toBe(`x${' '.repeat(n)}y`);
   });
 });
 

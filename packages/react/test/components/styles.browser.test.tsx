@@ -3,7 +3,7 @@ import specThinking from '@message-stream/mock/fixtures/spec-thinking.sse?raw';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ContentBlockView } from '../../src/components/content-block-view.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
 import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
@@ -11,18 +11,12 @@ import { ThinkingBlockView } from '../../src/components/thinking-block-view.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import type { ToolCallStatus } from '../../src/components/tool-status.js';
 import { UsageBadge } from '../../src/components/usage-badge.js';
-import styles from '../../src/styles.css?raw';
+import { withDefaultStyles } from '../browser-styles.js';
 import { axeViolations, blockAt, blocksOf, finalState } from './support.js';
 
 // Real layout, focus and cascade: these run in Chromium only.
 
-let sheet: HTMLStyleElement;
-beforeAll(() => {
-  sheet = document.createElement('style');
-  sheet.textContent = styles;
-  document.head.append(sheet);
-});
-afterAll(() => sheet.remove());
+withDefaultStyles();
 afterEach(cleanup);
 
 describe('default stylesheet', () => {
@@ -41,7 +35,7 @@ describe('default stylesheet', () => {
       getComputedStyle(e).getPropertyValue('--ms-bg').trim(),
     );
     expect(light).toBe('#ffffff');
-    expect(dark).toBe('#15171b');
+    expect(dark).toBe('#1b1a18');
   });
 
   it('shows a focus ring on keyboard focus', async () => {

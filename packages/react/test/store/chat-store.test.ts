@@ -164,16 +164,14 @@ describe('createChatStore: stop, resume, retry', () => {
     expect(state.status).toBe('complete');
     expect(textOf(lastAnswer(state).stream)).toBe(full);
     expect(requests).toHaveLength(1);
-    // claude-opus-5 resumes with a user message quoting the partial answer, joined to the
-    // question so that roles alternate.
+    // claude-opus-5 resumes with a user message quoting the partial answer, after the
+    // partial answer itself, so that roles alternate.
     const messages = resumed.requests[0]?.body.messages as Array<{
       role: string;
-      content: Array<{ type: string; text: string }>;
+      content: unknown;
     }>;
-    expect(messages).toHaveLength(1);
-    expect(messages[0]?.role).toBe('user');
-    expect(messages[0]?.content[0]).toEqual({ type: 'text', text: 'Tell me' });
-    expect(messages[0]?.content[1]?.text).toContain(partial.trimEnd());
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(String(messages.at(-1)?.content)).toContain(partial.trimEnd());
     expect(validateMessages(messages)).toEqual([]);
     expect(lastAnswer(state).stream.attempts).toHaveLength(2);
   });
@@ -207,14 +205,9 @@ describe('createChatStore: stop, resume, retry', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'First answer.' }] },
       { role: 'user', content: 'Second' },
     ]);
-    // The same history, its last question followed by the instruction to continue.
-    const continuation = resumed.requests[0]?.body.messages as Array<{ content: unknown }>;
-    expect(continuation.slice(0, asked.length - 1)).toEqual(asked.slice(0, -1));
-    expect(continuation).toHaveLength(asked.length);
-    expect((continuation.at(-1)?.content as unknown[] | undefined)?.[0]).toEqual({
-      type: 'text',
-      text: 'Second',
-    });
+    const continuation = resumed.requests[0]?.body.messages as unknown[];
+    expect(continuation.slice(0, asked.length)).toEqual(asked);
+    expect(continuation.length).toBeGreaterThan(asked.length);
     expect(validateMessages(continuation)).toEqual([]);
   });
 
@@ -252,10 +245,8 @@ describe('createChatStore: stop, resume, retry', () => {
     const resumed = scriptedFetch(() => sse(textAnswer(full.slice(partial.length))));
     store.setOptions({ request, fetch: resumed.fetch, batch: false });
     await store.getState().resume();
-    const continuation = resumed.requests[0]?.body.messages as Array<{ content: unknown }>;
-    expect((continuation[0]?.content as unknown[] | undefined)?.slice(0, 2)).toEqual(
-      (asked[0] as { content: unknown[] }).content,
-    );
+    const continuation = resumed.requests[0]?.body.messages as unknown[];
+    expect(continuation.slice(0, asked.length)).toEqual(asked);
     expect(validateMessages(continuation)).toEqual([]);
   });
 

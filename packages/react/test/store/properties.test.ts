@@ -46,6 +46,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('send' as const),
       scenario: fc.nat(SCENARIOS.length - 1),
+      // Mostly to its end; sometimes only a moment, so the next action overlaps it.
+      wait: fc.boolean(),
     }),
   },
   fc.constantFrom<Command>(

@@ -122,14 +122,27 @@ function indexedDbBackend(name: string): Backend {
 
 export type StorageChoice = ChatPersistStorage | 'indexeddb' | 'localstorage' | undefined;
 
-function backendFor(name: string, choice: StorageChoice): Backend | null {
-  if (choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined')) {
-    return typeof indexedDB === 'undefined' ? null : indexedDbBackend(name);
+/** Where `choice` keeps things: IndexedDB by default where the page has it, else localStorage. */
+function resolveStorage(
+  choice: StorageChoice,
+):
+  | { readonly kind: 'idb' }
+  | { readonly kind: 'string'; readonly storage: ChatPersistStorage }
+  | null {
+  const hasIdb = typeof indexedDB !== 'undefined';
+  if (choice === 'indexeddb' || (choice === undefined && hasIdb)) {
+    return hasIdb ? { kind: 'idb' } : null;
   }
   if (choice === 'localstorage' || choice === undefined) {
-    return typeof localStorage === 'undefined' ? null : stringBackend(name, localStorage);
+    return typeof localStorage === 'undefined' ? null : { kind: 'string', storage: localStorage };
   }
-  return stringBackend(name, choice);
+  return { kind: 'string', storage: choice };
+}
+
+function backendFor(name: string, choice: StorageChoice): Backend | null {
+  const target = resolveStorage(choice);
+  if (target === null) return null;
+  return target.kind === 'idb' ? indexedDbBackend(name) : stringBackend(name, target.storage);
 }
 
 export function startPersistence(
@@ -212,40 +225,25 @@ export function startPersistence(
 
 /** Removes a persisted conversation (a deleted thread): its turns and its shape. */
 export async function clearPersisted(name: string, choice: StorageChoice): Promise<void> {
-  if (choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined')) {
-    if (typeof indexedDB === 'undefined') return;
-    const meta = await idbGet<MetaRecord>(`${name}/meta`);
-    const ids = Array.isArray(meta?.ids) ? meta.ids : [];
-    await idbDelMany([`${name}/meta`, ...ids.map((id) => `${name}/turn/${id}`)]);
-    return;
-  }
-  const storage =
-    choice === 'localstorage' || choice === undefined
-      ? typeof localStorage === 'undefined'
-        ? null
-        : localStorage
-      : choice;
-  await storage?.removeItem(name);
+  const target = resolveStorage(choice);
+  if (target?.kind === 'string') return target.storage.removeItem(name);
+  if (target === null) return;
+  const meta = await idbGet<MetaRecord>(`${name}/meta`);
+  const ids = Array.isArray(meta?.ids) ? meta.ids : [];
+  await idbDelMany([`${name}/meta`, ...ids.map((id) => `${name}/turn/${id}`)]);
 }
 
 /** A small record beside the conversations (the thread list): read and written whole. */
 export function recordStorage(name: string, choice: StorageChoice) {
-  const useIdb =
-    choice === 'indexeddb' || (choice === undefined && typeof indexedDB !== 'undefined');
-  if (useIdb) {
-    if (typeof indexedDB === 'undefined') return null;
+  const target = resolveStorage(choice);
+  if (target === null) return null;
+  if (target.kind === 'idb') {
     return {
       read: () => idbGet<unknown>(name),
       write: (value: unknown) => idbSetMany([[name, plain(value)]]),
     };
   }
-  const storage =
-    choice === 'localstorage' || choice === undefined
-      ? typeof localStorage === 'undefined'
-        ? null
-        : localStorage
-      : choice;
-  if (storage === null) return null;
+  const { storage } = target;
   return {
     read: async () => {
       const text = await storage.getItem(name);

@@ -1,0 +1,152 @@
+import { createMockFetch, SCENARIO_HEADER } from '@message-stream/mock';
+import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
+import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
+import textPings from '@message-stream/mock/fixtures/text-pings.sse?raw';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { userEvent as keys, page } from 'vitest/browser';
+import { ChatStream, createChatStore } from '../../src/index.js';
+
+import { withDefaultStyles } from '../browser-styles.js';
+
+// Real layout, scrolling, focus and keyboard: these run in Chromium only.
+
+const fixtures = {
+  'long-markdown': longMarkdown,
+  'spec-basic-text': basicText,
+  'text-pings': textPings,
+};
+
+withDefaultStyles();
+afterEach(async () => {
+  cleanup();
+  await page.viewport(1280, 800);
+});
+
+function setup(scenario: string, height = '600px') {
+  const store = createChatStore({
+    request: { model: 'claude-opus-5', max_tokens: 1024 },
+    fetch: createMockFetch({ fixtures }),
+    headers: { [SCENARIO_HEADER]: scenario },
+    retry: false,
+  });
+  const user = userEvent.setup();
+  render(
+    <div style={{ height }}>
+      <ChatStream store={store} />
+    </div>,
+  );
+  const field = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+  const send = async (text: string) => {
+    await user.click(field());
+    await user.keyboard(`${text}{Enter}`);
+  };
+  return { store, user, send, field };
+}
+
+const log = () => screen.getByRole('log', { name: 'Conversation' });
+
+/** A long history: enough that the log scrolls well past one screen. */
+const history = Array.from({ length: 12 }, (_, i) => [
+  { role: 'user' as const, content: `Question ${i + 1}` },
+  { role: 'assistant' as const, content: `${'A long answer line. '.repeat(40)}(${i + 1})` },
+]).flat();
+
+describe('<ChatStream/> in Chromium', () => {
+  it('brings the new message into view on send, even when scrolled up', async () => {
+    const { store, send } = setup('spec-basic-text');
+    store.getState().setMessages(history);
+    await waitFor(() => expect(log().scrollHeight).toBeGreaterThan(log().clientHeight * 3));
+    log().scrollTop = 0;
+    log().dispatchEvent(new Event('scroll'));
+    await screen.findByRole('button', { name: 'Jump to latest' });
+    await send('The newest question');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    await waitFor(() => {
+      const mine = screen.getByText('The newest question').getBoundingClientRect();
+      const box = log().getBoundingClientRect();
+      expect(mine.top).toBeGreaterThanOrEqual(box.top);
+      expect(mine.bottom).toBeLessThanOrEqual(box.bottom);
+    });
+  });
+
+  it('never widens a 390 px page: long words, URLs and code stay inside', async () => {
+    await page.viewport(390, 844);
+    const { store } = setup('spec-basic-text', '844px');
+    const long = 'x'.repeat(400);
+    store.getState().setMessages([
+      { role: 'user', content: `A word without breaks: ${long}` },
+      {
+        role: 'assistant',
+        content: `See https://example.com/${long}\n\n\`\`\`ts\nconst line = "${long}";\n\`\`\`\n\n| a | b |\n|---|---|\n| ${long} | ${long} |`,
+      },
+    ]);
+    await screen.findByText(/A word without breaks/);
+    const root = document.documentElement;
+    expect(root.scrollWidth).toBeLessThanOrEqual(root.clientWidth);
+    const chat = screen.getByRole('region', { name: 'Conversation' });
+    expect(chat.getBoundingClientRect().width).toBeLessThanOrEqual(390);
+    expect(log().scrollWidth).toBeLessThanOrEqual(log().clientWidth);
+  });
+
+  it('stops a streaming answer with Escape from the composer', async () => {
+    const { store, send } = setup('long-markdown;speed=slow');
+    await send('Write');
+    await waitFor(() => expect(store.getState().status).toBe('streaming'), { timeout: 10_000 });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(store.getState().status).toBe('aborted'));
+    expect(screen.getByText('Stopped')).toBeDefined();
+  });
+
+  it('after Resume, focus is on the composer, not on <body>', async () => {
+    const { store, send, user, field } = setup('text-pings;fault=drop-after-events:9;times=1');
+    await send('Tell me');
+    await waitFor(() => expect(store.getState().status).toBe('interrupted'));
+    await user.click(screen.getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(document.activeElement).toBe(field());
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+  });
+
+  it('hides Resume when nothing arrived, offering Retry', async () => {
+    const { store, send } = setup('spec-basic-text;fault=http:529;times=1');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('error'));
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
+  it('grows the composer with its content up to its limit, then scrolls', async () => {
+    const { field, user } = setup('spec-basic-text');
+    const start = field().getBoundingClientRect().height;
+    await user.click(field());
+    await user.keyboard('one{Shift>}{Enter}{/Shift}two{Shift>}{Enter}{/Shift}three');
+    const grown = field().getBoundingClientRect().height;
+    expect(grown).toBeGreaterThan(start);
+    for (let i = 0; i < 20; i++) await user.keyboard('{Shift>}{Enter}{/Shift}more');
+    const max = Number.parseFloat(getComputedStyle(field()).maxHeight);
+    expect(field().getBoundingClientRect().height).toBeLessThanOrEqual(max + 1);
+    expect(field().scrollHeight).toBeGreaterThan(field().clientHeight);
+  });
+
+  it('paints its own dark background with data-theme="dark"', () => {
+    render(<ChatStream theme="dark" request={{ model: 'm', max_tokens: 1 }} />);
+    const chat = screen.getByRole('region', { name: 'Conversation' });
+    expect(getComputedStyle(chat).backgroundColor).toBe('rgb(27, 26, 24)');
+  });
+
+  it('opens the stream details popover from an answer', async () => {
+    const { store, send, user } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    await user.click(screen.getByRole('button', { name: 'Stream details' }));
+    const panel = await screen.findByRole('dialog', { name: 'Stream details' });
+    expect(panel.matches(':popover-open')).toBe(true);
+    expect(panel.textContent).toMatch(/Time to first token/);
+    // A real key press (CDP): light dismiss ignores synthetic events.
+    await keys.keyboard('{Escape}');
+    await waitFor(() => expect(panel.matches(':popover-open')).toBe(false));
+  });
+});
