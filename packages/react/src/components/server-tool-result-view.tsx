@@ -79,7 +79,10 @@ function WebFetch({
         ) : null}
       </p>
       {text ? (
-        <ScrollablePre className="ms-server-result__body" aria-label={`Text of ${title}`}>
+        <ScrollablePre
+          className="ms-tool__result-body ms-server-result__body"
+          aria-label={`Text of ${title}`}
+        >
           {preview(text)}
         </ScrollablePre>
       ) : media ? (
@@ -165,7 +168,7 @@ function Output({
   return (
     <div className={cx('ms-server-result__output', error && 'ms-server-result__output--error')}>
       <p className="ms-server-result__meta">{label}</p>
-      <ScrollablePre className="ms-server-result__body" aria-label={label}>
+      <ScrollablePre className="ms-tool__result-body ms-server-result__body" aria-label={label}>
         {preview(text)}
       </ScrollablePre>
     </div>

@@ -22,8 +22,12 @@ const LIGHT_FIXES: Readonly<Record<string, string>> = { '#6e7781': '#59636e' };
 
 /** Lines longer than this (minified code) stay plain: tokenizing them costs more than they show. */
 const MAX_LINE_LENGTH = 2000;
-/** The most one line may take to tokenize; the rest of a pathological line stays plain. */
-const LINE_TIME_LIMIT_MS = 10;
+/**
+ * The most one line may take to tokenize; the rest of a pathological line stays plain. Not
+ * lower: the first lines of a grammar also compile its expressions, which on a busy machine
+ * takes tens of milliseconds, and a line cut short then would stay half-coloured for good.
+ */
+const LINE_TIME_LIMIT_MS = 100;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 const languages = new Map<string, Promise<string | null>>();

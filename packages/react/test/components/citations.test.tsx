@@ -28,6 +28,18 @@ function textBlock(index: number, text: string, citations: Citation[] | null): B
   return { index, status: 'complete', block: { type: 'text', text, citations } };
 }
 
+/** An answer as an app lays it out: its blocks in one scope, then its sources once. */
+function renderAnswer(blocks: readonly BlockState[]) {
+  return render(
+    <AnswerScope blocks={blocks}>
+      {blocks.map((block) => (
+        <ContentBlockView key={block.index} block={block} />
+      ))}
+      <AnswerSources />
+    </AnswerScope>,
+  );
+}
+
 /** Records the citation scope it sees on each render. */
 const seenScopes: unknown[] = [];
 function Probe() {
@@ -75,14 +87,7 @@ describe('citation markers', () => {
       textBlock(1, 'Plain text in between.', null),
       textBlock(2, 'Second claim.', [B, A2]),
     ];
-    const { container } = render(
-      <AnswerScope blocks={blocks}>
-        {blocks.map((block) => (
-          <ContentBlockView key={block.index} block={block} />
-        ))}
-        <AnswerSources />
-      </AnswerScope>,
-    );
+    const { container } = renderAnswer(blocks);
     const markersOf = (i: number) =>
       [
         ...(container.querySelectorAll('.ms-text')[i]?.querySelectorAll('.ms-cite__marker') ?? []),
@@ -138,14 +143,7 @@ describe('citation markers', () => {
 
   it('numbers the spec-web-search answer and passes axe', async () => {
     const blocks = blocksOf(await finalState(webSearch));
-    const { container } = render(
-      <AnswerScope blocks={blocks}>
-        {blocks.map((block) => (
-          <ContentBlockView key={block.index} block={block} />
-        ))}
-        <AnswerSources />
-      </AnswerScope>,
-    );
+    const { container } = renderAnswer(blocks);
     expect(container.querySelectorAll('.ms-sources')).toHaveLength(1);
     expect(container.querySelectorAll('.ms-cite__marker').length).toBeGreaterThan(0);
     expect(await axeViolations(container)).toEqual([]);

@@ -1,6 +1,10 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/** Shiki and a grammar load on first use: on a busy machine that takes more than a second. */
+const LOAD = { timeout: 10_000 };
+
 import { CodeBlock, fileNameFor } from '../../src/components/code-block.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { axeViolations } from './support.js';
@@ -24,7 +28,8 @@ function colours(spans: HTMLElement[]): string[] {
 describe('CodeBlock', () => {
   it('highlights a known language with light and dark colours on token spans', async () => {
     const { container } = render(<CodeBlock code={'const answer = 42;\n// done'} language="ts" />);
-    await waitFor(() => expect(container.querySelector('.ms-code--highlighted')).not.toBeNull());
+    // Both lines coloured (the first slice may end after one line while the grammar compiles).
+    await waitFor(() => expect(tokenSpans(container)[1]?.length).toBeGreaterThan(0), LOAD);
     const [first, second] = tokenSpans(container);
     const keyword = first?.find((span) => span.textContent === 'const');
     expect(keyword?.style.getPropertyValue('--ms-tok-light')).toMatch(/^#[0-9a-f]{6}$/);
@@ -46,14 +51,15 @@ describe('CodeBlock', () => {
       'const s = `template ${add(1, 2)}`;',
     ];
     const { container, rerender } = render(<CodeBlock code={`${lines[0]}\n  ret`} language="ts" />);
-    await waitFor(() => expect(tokenSpans(container)[0]?.length).toBeGreaterThan(2));
+    await waitFor(() => expect(tokenSpans(container)[0]?.length).toBeGreaterThan(2), LOAD);
     const firstSpans = tokenSpans(container)[0] ?? [];
     const firstColours = colours(firstSpans);
 
     let code = `${lines[0]}\n${lines[1]}`;
     rerender(<CodeBlock code={code} language="ts" />);
-    await waitFor(() =>
-      expect(tokenSpans(container)[1]?.some((s) => s.textContent === 'return')).toBe(true),
+    await waitFor(
+      () => expect(tokenSpans(container)[1]?.some((s) => s.textContent === 'return')).toBe(true),
+      LOAD,
     );
     const secondSpans = tokenSpans(container)[1] ?? [];
     const secondColours = colours(secondSpans);
@@ -62,7 +68,7 @@ describe('CodeBlock', () => {
       code += `\n${line}`;
       rerender(<CodeBlock code={code} language="ts" />);
     }
-    await waitFor(() => expect(tokenSpans(container)[3]?.length).toBeGreaterThan(2));
+    await waitFor(() => expect(tokenSpans(container)[3]?.length).toBeGreaterThan(2), LOAD);
     const after = tokenSpans(container);
     // Same DOM nodes (React did not re-create them) and the same colours.
     expect(after[0]).toHaveLength(firstSpans.length);
@@ -87,7 +93,7 @@ describe('CodeBlock', () => {
     const { container } = render(<CodeBlock code={code} language="js" />);
     const before = [...container.querySelectorAll('.ms-code__line')];
     expect(before.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
-    await waitFor(() => expect(container.querySelector('.ms-code__tok')).not.toBeNull());
+    await waitFor(() => expect(container.querySelector('.ms-code__tok')).not.toBeNull(), LOAD);
     const after = [...container.querySelectorAll('.ms-code__line')];
     for (const [i, line] of after.entries()) expect(line).toBe(before[i]);
     expect(after.map((line) => line.textContent)).toEqual(['let x = 1;', 'x += 2;']);
@@ -134,7 +140,7 @@ describe('TextBlockView code blocks', () => {
     const block = container.querySelector('.ms-code');
     expect(block?.getAttribute('data-language')).toBe('py');
     expect(block?.querySelector('code')?.textContent).toBe('print(1)\n\nx = 2\n');
-    await waitFor(() => expect(block?.querySelector('.ms-code__tok')).not.toBeNull());
+    await waitFor(() => expect(block?.querySelector('.ms-code__tok')).not.toBeNull(), LOAD);
   });
 
   it('leaves code plain with highlight={false}', async () => {
