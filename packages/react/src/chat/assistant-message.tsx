@@ -1,6 +1,8 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
+import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
+import { AnswerSources } from '../components/citations.js';
 import { type BlockRenderers, ContentBlockView } from '../components/content-block-view.js';
 import { type Feedback, MessageActions } from '../components/message-actions.js';
 import { ResumeControl } from '../components/resume-control.js';
@@ -26,12 +28,18 @@ export interface AssistantMessageActions {
   /** Another answer in this one's place. */
   readonly regenerate?: (turnId: string) => void;
   readonly feedback?: (turnId: string, value: Feedback) => void;
+  /** Run a tool call that waits for the user's approval. */
+  readonly approveTool?: (toolUseId: string) => void;
+  /** Answer a tool call that waits for approval as denied, with the user's reason. */
+  readonly denyTool?: (toolUseId: string, reason?: string) => void;
 }
 
 export interface AssistantMessageProps {
   readonly turn: AssistantTurn;
   readonly renderers?: BlockRenderers;
   readonly textMode?: 'markdown' | 'plain';
+  /** Typeset math in the answer's text (KaTeX, loaded on first use). */
+  readonly math?: boolean;
   /**
    * The newest answer: it alone offers Resume and Retry, and its error is announced. Earlier
    * answers keep their notes and marks as history.
@@ -89,6 +97,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   turn,
   renderers,
   textMode,
+  math = false,
   last = true,
   busy = false,
   actions,
@@ -114,25 +123,35 @@ export const AssistantMessage = memo(function AssistantMessage({
       data-last={last || undefined}
       tabIndex={-1}
     >
-      {content.map((block) => {
-        const id = (block.block as { id?: unknown }).id;
-        const result = typeof id === 'string' ? turn.toolResults[id] : undefined;
-        return (
-          <ContentBlockView
-            key={block.index}
-            block={block}
-            renderers={renderers}
-            answerStarted={answerStarted}
-            textMode={textMode}
-            toolResult={
-              result && result.status !== 'running'
-                ? { content: result.content, isError: result.isError === true }
-                : undefined
-            }
-            toolStatus={result?.status === 'running' ? 'running' : undefined}
-          />
-        );
-      })}
+      <AnswerScope blocks={content}>
+        {content.map((block) => {
+          const id = (block.block as { id?: unknown }).id;
+          const result = typeof id === 'string' ? turn.toolResults[id] : undefined;
+          return (
+            <ContentBlockView
+              key={block.index}
+              block={block}
+              renderers={renderers}
+              answerStarted={answerStarted}
+              textMode={textMode}
+              toolResult={
+                result && result.status !== 'running' && result.status !== 'awaiting-approval'
+                  ? { content: result.content, isError: result.isError === true }
+                  : undefined
+              }
+              toolStatus={
+                result?.status === 'running' || result?.status === 'awaiting-approval'
+                  ? result.status
+                  : undefined
+              }
+              math={math}
+              onApproveTool={actions?.approveTool}
+              onDenyTool={actions?.denyTool}
+            />
+          );
+        })}
+        <AnswerSources />
+      </AnswerScope>
       {content.length === 0 && stream.status === 'idle' ? (
         <p className="ms-message__pending">
           <span className="ms-typing" aria-hidden="true">

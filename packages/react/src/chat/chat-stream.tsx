@@ -71,6 +71,8 @@ export interface ChatStreamProps
   readonly renderers?: BlockRenderers;
   /** Render answer text as GitHub-flavoured markdown (default) or as plain text. */
   readonly textMode?: 'markdown' | 'plain';
+  /** Typeset `$…$` and `$$…$$` in answers with KaTeX (loaded on first use). Default off. */
+  readonly math?: boolean;
   /** `light`, `dark`, or follow the system (default). */
   readonly theme?: 'light' | 'dark' | 'system';
   /** The accessible name of the conversation log. */
@@ -162,6 +164,7 @@ export function ChatStream({
   transport,
   renderers,
   textMode,
+  math = false,
   theme = 'system',
   label = 'Conversation',
   placeholder,
@@ -239,6 +242,8 @@ export function ChatStream({
         jumpToLatest();
         void state().regenerate(turnId);
       },
+      approveTool: (toolUseId) => void state().approveToolCall(toolUseId),
+      denyTool: (toolUseId, reason) => void state().denyToolCall(toolUseId, reason),
       feedback: hasFeedback
         ? (turnId, value) => {
             setFeedback((current) => ({ ...current, [turnId]: value }));
@@ -323,6 +328,7 @@ export function ChatStream({
                     turn={turn}
                     renderers={renderers}
                     textMode={textMode}
+                    math={math}
                     last={index === lastAnswerIndex}
                     busy={busy}
                     actions={actions}
