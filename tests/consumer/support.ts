@@ -102,7 +102,8 @@ export function readmeSection(readme: string, heading: string): string {
 }
 
 const codeBlocks = (section: string, languages: readonly string[]): string[] =>
-  [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)]
+  // The info string may go on after the language (```tsx no-run: an example run here, in Chromium).
+  [...section.matchAll(/```(\w+)[^\n]*\n([\s\S]*?)```/g)]
     .filter((match) => languages.includes(match[1] as string))
     .map((match) => match[2] as string);
 

@@ -24,11 +24,18 @@ export function readmeBlocks(file: string): ReadmeBlock[] {
     if (!open) continue;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !(lines[i] ?? '').startsWith('```'); i++) body.push(lines[i] ?? '');
+    for (i++; i < lines.length && !(lines[i] ?? '').startsWith('```'); i++)
+      body.push(lines[i] ?? '');
     const lang = open[1];
     if (lang !== 'ts' && lang !== 'tsx') continue;
     const info = (open[2] ?? '').trim().split(/\s+/);
-    blocks.push({ file, line: start + 1, lang, run: !info.includes('no-run'), code: body.join('\n') });
+    blocks.push({
+      file,
+      line: start + 1,
+      lang,
+      run: !info.includes('no-run'),
+      code: body.join('\n'),
+    });
   }
   return blocks;
 }
@@ -43,6 +50,13 @@ const PLACEHOLDERS: Record<string, string> = {
   request:
     "const request = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user' as const, content: 'Hi' }] };",
   options: 'const options = {};',
+  state:
+    'const state = await (await import(\'@message-stream/core\')).accumulate(\'event: message_stop\\ndata: {"type":"message_stop"}\\n\\n\');',
+  results: 'const results: Record<string, unknown> = {};',
+  getSession: "const getSession = async (_request: Request) => ({ user: 'readme' });",
+  userId: "const userId = async (_request: Request): Promise<string | null> => 'readme-user';",
+  WeatherCard: 'const WeatherCard = () => null;',
+  lookUp: 'const lookUp = async (_input: unknown) => ({ temperature: 21 });',
   response:
     "const response = await fetch('/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Hi' }] }) });",
 };
@@ -51,7 +65,9 @@ const PLACEHOLDERS: Record<string, string> = {
 export function blockModule(block: ReadmeBlock): string {
   const prelude = Object.entries(PLACEHOLDERS)
     .filter(([name]) => new RegExp(`\\b${name}\\b`).test(block.code))
-    .filter(([name]) => !new RegExp(`\\b(const|let|var|function|import)\\s+${name}\\b`).test(block.code))
+    .filter(
+      ([name]) => !new RegExp(`\\b(const|let|var|function|import)\\s+${name}\\b`).test(block.code),
+    )
     .filter(([name]) => !new RegExp(`import[^;]*\\b${name}\\b[^;]*from`).test(block.code))
     .map(([, line]) => line);
   return `${prelude.join('\n')}\n${block.code}\nexport {};\n`;

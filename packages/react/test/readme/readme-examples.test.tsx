@@ -15,11 +15,20 @@ import { runCollected } from './vitest-shim.js';
 const shim = join(dirname(fileURLToPath(import.meta.url)), 'vitest-shim.ts');
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const readmes = ['README.md', 'packages/core/README.md', 'packages/react/README.md', 'packages/mock/README.md'];
+const readmes = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/react/README.md',
+  'packages/mock/README.md',
+];
 // Inside the react package, so the blocks resolve react, msw and the kit as its tests do.
 const scratch = join(repo, 'packages/react/.readme-blocks');
 
-const server = setupServer(...createMockHandlers());
+// The READMEs send to the API's path and to an app's own proxy route.
+const server = setupServer(
+  ...createMockHandlers(),
+  ...createMockHandlers({ path: '*/api/messages' }),
+);
 beforeAll(() => {
   process.env.ANTHROPIC_API_KEY ??= 'sk-ant-readme-test';
   mkdirSync(scratch, { recursive: true });
@@ -68,7 +77,10 @@ async function runBlock(block: ReadmeBlock): Promise<void> {
       } else if (isComponentName(name) || name === 'default') {
         const view = render(createElement(value as FunctionComponent));
         await act(async () => {});
-        expect(view.container.textContent?.length ?? 0, `${name} renders something`).toBeGreaterThan(0);
+        expect(
+          view.container.textContent?.length ?? 0,
+          `${name} renders something`,
+        ).toBeGreaterThan(0);
         cleanup();
       }
     }

@@ -6,7 +6,13 @@
 export { expect, vi } from 'vitest';
 
 type Fn = () => unknown;
-const collected = { tests: [] as { name: string; fn: Fn }[], beforeAll: [] as Fn[], afterAll: [] as Fn[], beforeEach: [] as Fn[], afterEach: [] as Fn[] };
+const collected = {
+  tests: [] as { name: string; fn: Fn }[],
+  beforeAll: [] as Fn[],
+  afterAll: [] as Fn[],
+  beforeEach: [] as Fn[],
+  afterEach: [] as Fn[],
+};
 
 export const describe = (_name: string, body: Fn): void => void body();
 export const it = (name: string, fn: Fn): void => void collected.tests.push({ name, fn });
