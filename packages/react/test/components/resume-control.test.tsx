@@ -19,8 +19,8 @@ describe('ResumeControl', () => {
     ['error', retryable],
   ])('offers Resume and Retry when the status is %s', (status, error) => {
     render(<ResumeControl status={status} error={error} onResume={noop} onRetry={noop} />);
-    expect(screen.getByRole('button', { name: 'Resume' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resume' })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeNull();
   });
 
   it.each<[StreamStatus, typeof retryable | null]>([

@@ -101,11 +101,11 @@ describe('WebSearchResultsView', () => {
   it('counts one result in the singular (pause-turn has two, checked too)', async () => {
     const two = blockAt(await finalState(pauseTurn), 2);
     render(<WebSearchResultsView block={two} />);
-    expect(screen.getByRole('list', { name: '2 search results' })).toBeTruthy();
+    expect(screen.queryByRole('list', { name: '2 search results' })).not.toBeNull();
     cleanup();
     const content = (two.block.content as unknown[]).slice(0, 1);
     render(<WebSearchResultsView block={{ ...two, block: { ...two.block, content } }} />);
-    expect(screen.getByRole('list', { name: '1 search result' })).toBeTruthy();
+    expect(screen.queryByRole('list', { name: '1 search result' })).not.toBeNull();
   });
 });
 
