@@ -16,10 +16,12 @@ const prefersReducedMotion = (): boolean =>
   typeof window.matchMedia === 'function' &&
   window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-function pinToBottom(element: HTMLElement): void {
+/** Scrolls to the bottom; returns where that left the position. */
+function pinToBottom(element: HTMLElement): number {
   if (element.scrollHeight - element.clientHeight - element.scrollTop > 1) {
     element.scrollTop = element.scrollHeight;
   }
+  return element.scrollTop;
 }
 
 /**
@@ -38,6 +40,8 @@ export function useFollowScroll(
   const followingRef = useRef(true);
   /** A smooth jump is on its way down: its intermediate positions are not the user leaving. */
   const jumping = useRef(false);
+  /** scrollTop at the last scroll event: which way the position moved since. */
+  const lastTop = useRef(0);
 
   const setFollow = useCallback((value: boolean) => {
     followingRef.current = value;
@@ -55,7 +59,7 @@ export function useFollowScroll(
     const element = ref.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const resize = new ResizeObserver(() => {
-      if (followingRef.current) pinToBottom(element);
+      if (followingRef.current) lastTop.current = pinToBottom(element);
     });
     // The log itself: its viewport changes (window, composer) move the bottom too.
     resize.observe(element);
@@ -74,7 +78,7 @@ export function useFollowScroll(
     void version;
     const resize = observer.current;
     if (resize === null) {
-      if (followingRef.current) pinToBottom(element);
+      if (followingRef.current) lastTop.current = pinToBottom(element);
       return;
     }
     // The newest turn is what grows; watching it (not every turn) keeps the observer O(1).
@@ -89,14 +93,19 @@ export function useFollowScroll(
   const onScroll = useCallback(() => {
     const element = ref.current;
     if (!element) return;
-    // Position alone decides: our own scrolls land at the bottom, so they read as following.
     const distance = element.scrollHeight - element.clientHeight - element.scrollTop;
     const atBottom = distance <= SLACK_PX;
+    // A scroll event is dispatched a frame after the scroll, by when more content may have
+    // arrived below it: far from the bottom is the user leaving only if the position moved
+    // up. Growth never moves scrollTop, so a fast stream cannot unpin itself.
+    const movedUp = element.scrollTop < lastTop.current - 1;
+    lastTop.current = element.scrollTop;
     if (jumping.current) {
       if (!atBottom) return;
       jumping.current = false;
     }
-    if (atBottom !== followingRef.current) setFollow(atBottom);
+    if (atBottom && !followingRef.current) setFollow(true);
+    else if (!atBottom && movedUp && followingRef.current) setFollow(false);
   }, [ref, setFollow]);
 
   const jumpToLatest = useCallback(() => {

@@ -99,4 +99,25 @@ describe('useFollowScroll in a real browser', () => {
     });
     expect(log.scrollTop).toBe(100);
   });
+
+  it('stays pinned when content grows before a late scroll event (a fast stream, an answer footer)', async () => {
+    const view = render(<Log />);
+    const log = view.getByTestId('log');
+    await act(async () => {
+      grow(40);
+      await frame();
+    });
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    // The browser reports our own pin a frame late, when more has arrived below it: the
+    // position did not move up, so this is not the reader leaving.
+    flushSync(() => grow(44));
+    await act(async () => {
+      log.dispatchEvent(new Event('scroll'));
+      await frame();
+    });
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    flushSync(() => grow(60));
+    await act(frame);
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+  });
 });
