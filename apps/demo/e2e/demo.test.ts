@@ -169,6 +169,34 @@ describe('the built demo', () => {
     expect(lengths.every((length) => length < final.length)).toBe(true);
   });
 
+  it('asks before it runs the weather tool, and answers with its result once approved', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'spec-tool-use', speed: 'fast' });
+    await send(page, 'What is the weather in Paris?');
+    const approve = page.getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ state: 'visible', timeout: 20_000 });
+    await approve.click();
+    // The result goes back, and the mock's follow-up answer quotes it.
+    await expect
+      .poll(() => page.getByText('18 °C, light wind, clear sky').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+  });
+
+  it('keeps each conversation in its own thread', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'spec-basic-text', speed: 'fast' });
+    await send(page, 'Hello there');
+    await waitForStatus(lastAnswer(page), ['complete']);
+    const threads = page.getByRole('navigation', { name: 'Conversations' });
+    await threads.getByRole('button', { name: 'New conversation' }).click();
+    // The new thread is empty: its welcome shows, the first thread is listed by its title.
+    await page.getByText('What shall we try?').waitFor({ state: 'visible' });
+    await threads.getByRole('button', { name: /^Hello there/ }).click();
+    await page.getByText('Hello there').first().waitFor({ state: 'visible' });
+    await expect(page.getByText('What shall we try?').count()).resolves.toBe(0);
+  });
+
   it('resumes a dropped connection to the full answer, without duplicated text', async () => {
     const { page } = demo;
     // The uninterrupted answer first, as this page renders it.

@@ -1,4 +1,11 @@
-import { ChatStream, createChatStore, createStreamRecorder } from '@message-stream/react';
+import {
+  ChatStream,
+  createStreamRecorder,
+  createThreadStore,
+  ThreadList,
+  type ThreadStore,
+  useThreadStore,
+} from '@message-stream/react';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 
 /** Faults the mock can inject, by label: each one exercises a part of the kit. */
@@ -129,31 +136,48 @@ export function App({
 
   // Every answer's raw stream is kept, so its details offer it as an .sse file.
   const [recorder] = useState(() => createStreamRecorder());
-  // One store for the page: the scenario picker and the chat share it.
-  const [store] = useState(() => {
-    const created = createChatStore({
-      request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
-      idleTimeoutMs: 8_000,
-      retry: { retries: 0 },
-      fetch: recorder.fetch,
-      headers: (): Record<string, string> => {
-        if (live) return {};
-        const { fixture, fault, speed } = current.current;
-        // `times=1`: the fault hits the first request of each message only (the seed counts
-        // messages), so Resume and Retry get a clean stream and the next message fails again.
-        // Tool results and paused turns sent back get the mock's follow-up fixture.
-        const sent = created.getState().turns.filter((turn) => turn.role === 'user').length;
-        const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
-        const scenario = `${fixture};speed=${speed};seed=${sent}${faulty}`;
-        return { [SCENARIO_HEADER]: scenario };
-      },
-      onToolCall: async (call) => {
-        await new Promise((resolve) => setTimeout(resolve, 600));
-        return TOOL_WEATHER[call.name] ?? `No handler for ${call.name}; this is a demo result.`;
+  // The conversations of the page, each its own chat store; the scenario picker applies to
+  // whichever is shown. A thread switched away from keeps streaming.
+  const [threads] = useState((): ThreadStore => {
+    const created: ThreadStore = createThreadStore({
+      chat: {
+        request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
+        idleTimeoutMs: 8_000,
+        retry: { retries: 0 },
+        fetch: recorder.fetch,
+        headers: (): Record<string, string> => {
+          if (live) return {};
+          const { fixture, fault, speed } = current.current;
+          // `times=1`: the fault hits the first request of each message only (the seed counts
+          // messages), so Resume and Retry get a clean stream and the next message fails
+          // again. Tool results and paused turns sent back get the mock's follow-up fixture.
+          const turns = created.getState().chatOf()?.getState().turns ?? [];
+          const sent = turns.filter((turn) => turn.role === 'user').length;
+          const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
+          const scenario = `${fixture};speed=${speed};seed=${sent}${faulty}`;
+          return { [SCENARIO_HEADER]: scenario };
+        },
+        // The weather tool asks before it runs: its card shows Approve / Deny with the input.
+        tools: {
+          get_weather: {
+            run: async () => {
+              await new Promise((resolve) => setTimeout(resolve, 600));
+              return TOOL_WEATHER.get_weather;
+            },
+            needsApproval: true,
+          },
+        },
+        onToolCall: async (call) => {
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          return TOOL_WEATHER[call.name] ?? `No handler for ${call.name}; this is a demo result.`;
+        },
       },
     });
+    created.getState().newThread();
     return created;
   });
+  const activeId = useThreadStore(threads, (state) => state.activeId);
+  const store = threads.getState().chatOf(activeId ?? undefined);
 
   const described =
     scenario.fixture === AUTO
@@ -188,6 +212,7 @@ export function App({
       <div className="demo__body">
         {live ? null : (
           <aside id="demo-settings" className="demo__settings" hidden={!settingsOpen}>
+            <ThreadList store={threads} className="demo__threads" />
             <fieldset className="demo__scenario">
               <legend>Scenario</legend>
               <label className="demo__field">
@@ -242,7 +267,8 @@ export function App({
         )}
         <main className="demo__chat">
           <ChatStream
-            store={store}
+            key={activeId ?? 'none'}
+            store={store ?? undefined}
             record={recorder}
             theme={theme}
             label="Demo conversation"
