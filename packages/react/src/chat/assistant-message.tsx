@@ -35,8 +35,11 @@ export interface AssistantMessageActions {
 }
 
 export interface AssistantMessageProps {
+  /** The turn to show, from the store. */
   readonly turn: AssistantTurn;
+  /** Custom views per block type and per tool name, tried before the built-in ones. */
   readonly renderers?: BlockRenderers;
+  /** Answer text as GitHub-flavoured markdown (default) or as plain text. */
   readonly textMode?: 'markdown' | 'plain';
   /** Typeset math in the answer's text (KaTeX, loaded on first use). */
   readonly math?: boolean;
@@ -49,6 +52,7 @@ export interface AssistantMessageProps {
   readonly busy?: boolean;
   /** Without it the message shows its content, notes and error, and no controls. */
   readonly actions?: AssistantMessageActions;
+  /** The thumbs given to this answer, if any: shown pressed. */
   readonly feedback?: Feedback | null;
   /** When the answer's first content showed (epoch ms), for the details' time to first token. */
   readonly firstTokenAt?: number;

@@ -77,6 +77,7 @@ export interface ChatStreamProps
   readonly theme?: 'light' | 'dark' | 'system';
   /** The accessible name of the conversation log. */
   readonly label?: string;
+  /** The message field's placeholder text. */
   readonly placeholder?: string;
   /** The empty conversation's welcome line. */
   readonly welcome?: ReactNode;
@@ -99,7 +100,9 @@ export interface ChatStreamProps
   readonly attachments?: boolean;
   /** Controls in the composer's bar, and above its field. */
   readonly composerAccessory?: ReactNode;
+  /** Shown above the message field, inside the composer (a notice, a context chip). */
   readonly composerHeader?: ReactNode;
+  /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
 

@@ -16,11 +16,15 @@ import { Icon } from './icons.js';
 export interface ComposerProps {
   /** An answer is streaming: the Send button becomes Stop, and Escape stops it. */
   readonly busy: boolean;
+  /** Called with the typed text when the user sends (Enter or the Send button). */
   readonly onSend: (text: string) => void;
+  /** Called when the user stops the streaming answer (Escape or the Stop button). */
   readonly onStop: () => void;
+  /** The message field's placeholder text. */
   readonly placeholder?: string;
   /** The accessible name of the text field. */
   readonly label?: string;
+  /** The field and its buttons cannot be used (no store yet, a read-only view). */
   readonly disabled?: boolean;
   /** The text field, for the shell to move focus to (after Resume or Retry, on load). */
   readonly inputRef?: RefObject<HTMLTextAreaElement | null>;
@@ -31,6 +35,7 @@ export interface ComposerProps {
    * (attachment chips). The composer sends only text; an app's controls send the rest.
    */
   readonly accessory?: ReactNode;
+  /** Shown above the field, inside the composer: attachments, a notice. */
   readonly header?: ReactNode;
   /** Sending is allowed with an empty field (there are attachments to send). */
   readonly allowEmpty?: boolean;

@@ -49,6 +49,7 @@ function sentAttachments(turn: UserTurn): Attachment[] {
 }
 
 export interface UserMessageProps {
+  /** The turn to show, from the store. */
   readonly turn: UserTurn;
   /**
    * Send an edited version of this message (a sibling turn, with a new answer). Without it,

@@ -23,6 +23,7 @@ const PAIRED_RESULT_TYPES: ReadonlySet<string> = new Set(['mcp_tool_result']);
 export interface AnswerScopeProps {
   /** The answer's content blocks (a `LiveMessage`'s `content`). */
   blocks: readonly BlockState[];
+  /** The answer's blocks (and its `AnswerSources`). */
   children?: ReactNode;
 }
 

@@ -3,11 +3,13 @@ import type { Attachment } from '../store/types.js';
 import { cx } from './cx.js';
 
 export interface AttachmentListProps {
+  /** The files to show, in order. */
   attachments: readonly Attachment[];
   /** Shows a remove button on each (the composer); without it the list is read-only (a sent message). */
   onRemove?: (id: string) => void;
   /** The list's name. Default "Attachments". */
   label?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

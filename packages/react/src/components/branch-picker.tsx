@@ -11,6 +11,7 @@ export interface BranchPickerProps {
   turnId: string;
   /** What the versions are called, for the group's name. Default "Version". */
   label?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -8,6 +8,7 @@ export interface CitationListProps {
   citations: readonly Citation[];
   /** Heading for the list; "Sources" by default. */
   label?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

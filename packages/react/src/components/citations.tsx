@@ -109,6 +109,7 @@ function CitationMarker({ source, listId }: { source: CitedSource; listId: strin
 export interface AnswerSourcesProps {
   /** Heading of the list; "Sources" by default. */
   label?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

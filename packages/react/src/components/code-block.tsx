@@ -25,6 +25,7 @@ export interface CodeBlockProps {
    * string is the file name.
    */
   download?: boolean | string | undefined;
+  /** Extra class names on the root element, for your own styles. */
   className?: string | undefined;
 }
 

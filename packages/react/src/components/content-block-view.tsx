@@ -14,9 +14,13 @@ import { WebSearchResultsView } from './web-search-results-view.js';
 
 /** What a custom block renderer receives: the same props as `ContentBlockView`, minus renderers. */
 export interface BlockRendererProps {
+  /** The block's live state from the stream (`state.message.content[k]`). */
   block: BlockState;
+  /** The answer's text has begun: an open thinking block folds away. */
   answerStarted?: boolean | undefined;
+  /** The result of this tool call, once the app (or the API) returned one. */
   toolResult?: ToolResultView | undefined;
+  /** Overrides the derived status of a tool call (`running`, `awaiting-approval`). */
   toolStatus?: ToolCallStatus | undefined;
 }
 
@@ -32,7 +36,9 @@ export interface BlockRenderers {
 }
 
 export interface ContentBlockViewProps {
+  /** The block's live state from the stream (`state.message.content[k]`). */
   block: BlockState;
+  /** Custom views per block type and per tool name, tried before the built-in ones. */
   renderers?: BlockRenderers;
   /** The answer after any thinking has started: thinking blocks collapse. */
   answerStarted?: boolean;

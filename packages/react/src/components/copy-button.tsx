@@ -13,6 +13,7 @@ export interface CopyButtonProps {
    * apart ("Copy python code"). Start it with the visible text, so speech input still matches.
    */
   ariaLabel?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

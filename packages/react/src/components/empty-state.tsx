@@ -9,9 +9,11 @@ export interface EmptyStateProps {
   readonly title?: ReactNode;
   /** A line under it. */
   readonly description?: ReactNode;
+  /** Prompts offered as chips; choosing one sends it. */
   readonly suggestions?: readonly Suggestion[];
   /** A chip was picked: send its prompt. */
   readonly onSuggestion?: (prompt: string) => void;
+  /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
 

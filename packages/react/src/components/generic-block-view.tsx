@@ -10,6 +10,7 @@ export interface GenericBlockViewProps {
   block: BlockState;
   /** Whether the JSON starts shown; closed by default. */
   defaultOpen?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

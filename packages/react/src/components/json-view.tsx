@@ -17,6 +17,7 @@ export interface JsonViewProps {
   label: string;
   /** What to say when there is nothing to show yet. */
   emptyText?: string | undefined;
+  /** Extra class names on the root element, for your own styles. */
   className?: string | undefined;
 }
 

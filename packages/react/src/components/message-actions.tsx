@@ -13,6 +13,7 @@ export interface MessageActionsProps {
   readonly onEdit?: () => void;
   /** Adds thumbs up / down; the pressed one shows as pressed. */
   readonly onFeedback?: (value: Feedback) => void;
+  /** The thumbs given to this answer, if any: shown pressed. */
   readonly feedback?: Feedback | null;
   /** A request is under way: Regenerate and Edit are disabled. */
   readonly busy?: boolean;
@@ -20,6 +21,7 @@ export interface MessageActionsProps {
   readonly children?: ReactNode;
   /** The toolbar's accessible name. */
   readonly label?: string;
+  /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
 

@@ -2,6 +2,7 @@ import type { ReactElement } from 'react';
 import { cx } from './cx.js';
 
 export interface RedactedThinkingProps {
+  /** Extra class names on the root element, for your own styles. */
   className?: string | undefined;
 }
 

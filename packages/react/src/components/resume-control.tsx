@@ -62,6 +62,7 @@ export interface ResumeControlProps {
    * "Recover the answer" for screen readers), so a failure is said once.
    */
   label?: ReactNode | null;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

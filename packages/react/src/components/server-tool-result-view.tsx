@@ -12,6 +12,7 @@ export interface ServerToolResultViewProps {
    * `bash_code_execution_tool_result` or `text_editor_code_execution_tool_result`.
    */
   block: BlockState;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

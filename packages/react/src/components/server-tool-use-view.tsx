@@ -11,6 +11,7 @@ const CODE_TOOLS: ReadonlySet<string> = new Set(['code_execution', 'bash_code_ex
 export interface ServerToolUseViewProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
   block: BlockState;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -68,6 +68,7 @@ export interface StopReasonNoticeProps {
   readonly onContinue?: () => void;
   /** A request is under way: Continue is disabled so a second one cannot start. */
   readonly busy?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
 

@@ -18,12 +18,15 @@ export interface StreamDownload {
 }
 
 export interface StreamDetailsProps {
+  /** The answer's stream state. */
   readonly stream: StreamState;
+  /** When the answer started, showed its first content and finished (epoch ms). */
   readonly timings?: StreamTimings;
   /** Recorded raw streams of this answer (see `createStreamRecorder`); none by default. */
   readonly downloads?: readonly StreamDownload[];
   /** Locale for the numbers; the reader's own by default. */
   readonly locale?: string;
+  /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
 

@@ -18,6 +18,7 @@ export interface StreamErrorNoticeProps {
   announce?: boolean;
   /** Says it in other words than the error's own `description`. */
   description?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -37,6 +37,7 @@ export interface TextBlockViewProps {
   highlight?: boolean;
   /** A Download button on each code block, besides Copy; off by default. */
   codeDownload?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
   /**
    * Test and profiling hook, called with a markdown chunk's start offset whenever that chunk

@@ -16,6 +16,7 @@ export interface ThinkingBlockViewProps {
    * reasoning) and closed when mounted already finished, e.g. a restored conversation.
    */
   defaultOpen?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

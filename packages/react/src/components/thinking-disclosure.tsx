@@ -3,9 +3,13 @@ import { type ReactElement, useId, useLayoutEffect, useRef, useState } from 'rea
 import { cx } from './cx.js';
 
 export interface ThinkingDisclosureProps {
+  /** The block's live state from the stream (`state.message.content[k]`). */
   block: BlockState;
+  /** The answer's text has begun: an open thinking block folds away. */
   answerStarted: boolean;
+  /** Start expanded. */
   defaultOpen?: boolean | undefined;
+  /** Extra class names on the root element, for your own styles. */
   className?: string | undefined;
 }
 

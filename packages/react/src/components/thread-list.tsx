@@ -4,11 +4,13 @@ import type { ThreadStore, ThreadSummary } from '../store/create-thread-store.js
 import { cx } from './cx.js';
 
 export interface ThreadListProps {
+  /** The thread store to list and act on. */
   store: ThreadStore;
   /** The navigation landmark's name. Default "Conversations". */
   label?: string;
   /** The new-thread button's text. Default "New conversation". */
   newLabel?: string;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -31,6 +31,7 @@ export interface ToolCallCardProps {
    * awaiting approval, which opens so the user sees the input it would run on.
    */
   defaultOpen?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -4,6 +4,7 @@ import { ScrollablePre } from './scrollable.js';
 import type { ToolResultView } from './tool-status.js';
 
 export interface ToolResultProps {
+  /** The tool's result as the card shows it. */
   result: ToolResultView;
 }
 

@@ -3,6 +3,7 @@ import { Fragment, memo, type ReactElement } from 'react';
 import { cx } from './cx.js';
 
 export interface UsageBadgeProps {
+  /** The answer's token usage (`message.usage`); nothing renders without it. */
   usage: Usage | null | undefined;
   /** Locale for the numbers ("1,234"); the reader's own by default. */
   locale?: string;
@@ -12,6 +13,7 @@ export interface UsageBadgeProps {
    * left out and the badge says "partial" instead, never a misleading "1 out".
    */
   partial?: boolean;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

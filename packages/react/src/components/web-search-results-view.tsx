@@ -8,6 +8,7 @@ import { SourceTitle } from './source-title.js';
 export interface WebSearchResultsViewProps {
   /** A `web_search_tool_result` block. */
   block: BlockState;
+  /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
 

@@ -6,6 +6,7 @@ import type { MarkdownPlugins } from './plugins.js';
 import { repairStreamingTail } from './tail.js';
 
 export interface StreamingMarkdownProps {
+  /** The markdown so far; it only grows while streaming. */
   text: string;
   /** While true, the last chunk's unsettled syntax is repaired for display (see `repairStreamingTail`). */
   streaming?: boolean;
