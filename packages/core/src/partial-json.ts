@@ -1,3 +1,5 @@
+import { setOwn } from './object.js';
+
 /**
  * Incremental partial-JSON parsing for streamed tool inputs.
  *
@@ -72,23 +74,6 @@ class Frame {
   constructor(isArray: boolean) {
     this.isArray = isArray;
     this.value = isArray ? [] : {};
-  }
-}
-
-/**
- * Plain assignment of `__proto__` would call the inherited setter and swap the
- * prototype; JSON.parse creates an own data property instead, and so must we.
- */
-function setProperty(target: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
   }
 }
 
@@ -262,7 +247,7 @@ export class PartialJsonParser {
         } else {
           const live = f.value as JsonObject;
           const copy = f.hasProtoKey ? { ...live } : Object.assign({}, live);
-          if (hasChild) setProperty(copy, f.key, child);
+          if (hasChild) setOwn(copy, f.key, child);
           f.snapshot = copy;
         }
         f.dirty = false;
@@ -322,7 +307,7 @@ export class PartialJsonParser {
     }
     if (f.isArray) (f.value as unknown[]).push(value);
     else {
-      setProperty(f.value as JsonObject, f.key, value);
+      setOwn(f.value as JsonObject, f.key, value);
       if (f.key === '__proto__') f.hasProtoKey = true;
     }
     f.dirty = true;
