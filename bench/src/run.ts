@@ -34,7 +34,7 @@ const version = (name: string): string => {
 };
 
 /**
- * Partial JSON targets (issue #13): linear at a UI cadence (a read every 16 fragments), for
+ * Partial JSON targets : linear at a UI cadence (a read every 16 fragments), for
  * the parser and through the reducer, fitted from 10 KB to 1 MB. Reading after every
  * fragment, and the re-parsing libraries' curves, are in the tables for information.
  */

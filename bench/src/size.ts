@@ -27,7 +27,7 @@ const react = '@message-stream/react';
 export const CORE_REDUCER_ROW = `${core}: accumulate, toMessage, reduceStream`;
 
 /**
- * Budgets in bytes, min+gzip, for the rows of the same name (issue #13, "Size"): react's main
+ * Budgets in bytes, min+gzip, for the rows of the same name : react's main
  * entry (its lazily loaded chunks reported apart), core's reducer path imported alone, and
  * core whole.
  */

@@ -1,6 +1,6 @@
 /**
  * Failures before the stream: what the API, a gateway or a proxy answers instead of an
- * event stream. Bodies and headers follow the documents in shared/spec: the API's
+ * event stream. Bodies and headers follow the API's documented error shapes: the API's
  * `{"type":"error","error":{type,message},"request_id"}` with a `request-id` header, and the
  * gateway's `{"message", "error": "<code>"}` for 401/402/403.
  */

@@ -1,7 +1,7 @@
 import type { BlockState } from '@message-stream/core';
 import { createContext, type ReactElement, type ReactNode, useId, useRef } from 'react';
 import { type CitationIndex, citationListsOf, indexCitations } from './citation-index.js';
-import { isRecord, stringOr } from './format.js';
+import { isPlainObject, stringOr } from './format.js';
 
 /** An answer's citations, numbered once for all its text blocks, and where its sources list is. */
 export interface CitationScope {
@@ -65,7 +65,7 @@ function pairingParts(blocks: readonly BlockState[]): Array<BlockState | string>
   if (!Array.isArray(blocks)) return out;
   for (const block of blocks) {
     const fields: unknown = block?.block;
-    if (!isRecord(fields)) continue;
+    if (!isPlainObject(fields)) continue;
     if (PAIRED_RESULT_TYPES.has(String(fields.type))) out.push(block);
     else if (fields.type === 'mcp_tool_use') {
       const id = stringOr(fields.id);
@@ -96,7 +96,7 @@ function useStable<P, T>(parts: readonly P[], build: (parts: readonly P[]) => T)
 
 /** True when `block` is a result that its call's card shows, inside this scope. */
 export function isPairedResult(block: BlockState, results: PairedResults | null): boolean {
-  if (results === null || !isRecord(block.block)) return false;
+  if (results === null || !isPlainObject(block.block)) return false;
   if (!PAIRED_RESULT_TYPES.has(String(block.block.type))) return false;
   const id = stringOr(block.block.tool_use_id);
   return id !== undefined && results.get(id) === block;

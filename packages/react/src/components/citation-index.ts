@@ -1,6 +1,6 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import { hostnameOf, safeHref } from '../markdown/url.js';
-import { isRecord, stringOr } from './format.js';
+import { isPlainObject, stringOr } from './format.js';
 
 /** One cited source, numbered once per answer. */
 export interface CitedSource {
@@ -43,7 +43,7 @@ export function indexCitations(
     if (!Array.isArray(list)) continue;
     for (const citation of list as unknown[]) {
       position++;
-      if (!isRecord(citation)) continue;
+      if (!isPlainObject(citation)) continue;
       const key = sourceKey(citation, position);
       let entry = byKey.get(key);
       if (!entry) {
@@ -67,7 +67,7 @@ export function indexCitations(
   const sources = [...byKey.values()].map((entry) => entry.source);
   return {
     sources,
-    numberOf: (citation) => (isRecord(citation) ? (numbers.get(citation) ?? 0) : 0),
+    numberOf: (citation) => (isPlainObject(citation) ? (numbers.get(citation) ?? 0) : 0),
   };
 }
 
@@ -76,7 +76,7 @@ export function citationListsOf(blocks: readonly BlockState[]): Array<readonly C
   const lists: Array<readonly Citation[]> = [];
   for (const block of blocks) {
     const fields: unknown = block?.block;
-    if (isRecord(fields) && fields.type === 'text' && Array.isArray(fields.citations)) {
+    if (isPlainObject(fields) && fields.type === 'text' && Array.isArray(fields.citations)) {
       lists.push(fields.citations as Citation[]);
     }
   }

@@ -1,7 +1,7 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import { type ComponentType, memo, type ReactElement, useCallback, useContext } from 'react';
 import { isPairedResult, PairedResultsContext } from './answer-scope.js';
-import { isRecord, stringOr } from './format.js';
+import { isPlainObject, stringOr } from './format.js';
 import { GenericBlockView } from './generic-block-view.js';
 import { SERVER_TOOL_RESULT_TYPES, ServerToolResultView } from './server-tool-result-view.js';
 import { ServerToolUseView } from './server-tool-use-view.js';
@@ -78,7 +78,7 @@ export const ContentBlockView = memo(function ContentBlockView({
   onApproveTool,
   onDenyTool,
 }: ContentBlockViewProps): ReactElement | null {
-  const fields = isRecord(block.block) ? block.block : undefined;
+  const fields = isPlainObject(block.block) ? block.block : undefined;
   const type = stringOr(fields?.type) ?? 'unknown';
   const toolName = TOOL_TYPES.has(type) ? stringOr(fields?.name) : undefined;
   const toolUseId = stringOr(fields?.id);
@@ -164,7 +164,7 @@ function sameProps(a: ContentBlockViewProps, b: ContentBlockViewProps): boolean 
 
 /** The result an `mcp_tool_result` block carries, in the shape tool cards show. */
 function resultOf(block: BlockState): ToolResultView {
-  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
   return { content: fields.content, isError: fields.is_error === true };
 }
 

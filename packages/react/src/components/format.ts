@@ -4,10 +4,8 @@
  * which React renders as text.
  */
 
-/** True for a plain object-like value (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+/** Core's one plain-object check, for the parts that read wire values. */
+export { isPlainObject } from '@message-stream/core';
 
 /** The value if it is a non-empty string, else `undefined`. */
 export function stringOr(value: unknown): string | undefined {

@@ -2,7 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { useDisclosure } from '../hooks/use-disclosure.js';
 import { cx } from './cx.js';
-import { isRecord, stringOr, toJson } from './format.js';
+import { isPlainObject, stringOr, toJson } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 
 export interface GenericBlockViewProps {
@@ -25,7 +25,7 @@ export const GenericBlockView = memo(function GenericBlockView({
   className,
 }: GenericBlockViewProps): ReactElement {
   const disclosure = useDisclosure(defaultOpen);
-  const type = (isRecord(block.block) && stringOr(block.block.type)) || 'unknown';
+  const type = (isPlainObject(block.block) && stringOr(block.block.type)) || 'unknown';
   const status = block.status;
   const deltas = Array.isArray(block.otherDeltas) && block.otherDeltas.length > 0;
   return (

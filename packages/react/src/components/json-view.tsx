@@ -1,6 +1,6 @@
 import { memo, type ReactElement, type ReactNode, useState } from 'react';
 import { CopyButton } from './copy-button.js';
-import { isRecord, toJson, toText } from './format.js';
+import { isPlainObject, toJson, toText } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 
 /** How much of a value is drawn before "Show all": a streaming 1 MB input stays one cheap frame. */
@@ -206,7 +206,7 @@ export function drawJson(
     if (seen.has(object)) return put('"[Circular]"', 'string');
     seen.add(object);
     const isArray = Array.isArray(object);
-    const keys = isArray ? null : isRecord(object) ? Object.keys(object) : [];
+    const keys = isArray ? null : isPlainObject(object) ? Object.keys(object) : [];
     const count = isArray ? (object as unknown[]).length : (keys?.length ?? 0);
     const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
     if (count === 0) return put(`${open}${close}`, 'punct');
@@ -261,7 +261,7 @@ function escapeControl(text: string): string {
  */
 export function summarizeInput(value: unknown, max = 120): string {
   if (value === undefined) return '';
-  if (!isRecord(value)) return shorten(oneLine(value), max);
+  if (!isPlainObject(value)) return shorten(oneLine(value), max);
   const parts: string[] = [];
   let length = 0;
   for (const key of Object.keys(value)) {
@@ -276,7 +276,7 @@ export function summarizeInput(value: unknown, max = 120): string {
 function oneLine(value: unknown): string {
   if (typeof value === 'string') return value.slice(0, 200).replace(/\s+/g, ' ').trim();
   if (Array.isArray(value)) return `[${value.length} item${value.length === 1 ? '' : 's'}]`;
-  if (isRecord(value)) return '{…}';
+  if (isPlainObject(value)) return '{…}';
   return toText(value);
 }
 

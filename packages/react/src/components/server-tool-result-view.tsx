@@ -2,7 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
-import { isRecord, stringOr, toText } from './format.js';
+import { isPlainObject, stringOr, toText } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 import { SourceTitle } from './source-title.js';
 
@@ -36,9 +36,9 @@ export const ServerToolResultView = memo(function ServerToolResultView({
   block,
   className,
 }: ServerToolResultViewProps): ReactElement {
-  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
   const type = stringOr(fields.type) ?? 'unknown';
-  const content = isRecord(fields.content) ? fields.content : {};
+  const content = isPlainObject(fields.content) ? fields.content : {};
   const contentType = stringOr(content.type) ?? '';
   const classes = cx('ms-server-result', className);
 
@@ -65,8 +65,8 @@ function WebFetch({
   className: string;
 }): ReactElement {
   const url = stringOr(content.url);
-  const document = isRecord(content.content) ? content.content : {};
-  const source = isRecord(document.source) ? document.source : {};
+  const document = isPlainObject(content.content) ? content.content : {};
+  const source = isPlainObject(document.source) ? document.source : {};
   const title = stringOr(document.title) ?? url ?? 'Fetched page';
   const text = source.type === 'text' ? stringOr(source.data) : undefined;
   const media = stringOr(source.media_type);
@@ -103,7 +103,7 @@ function ProgramRun({
   const code = typeof content.return_code === 'number' ? content.return_code : undefined;
   const stdout = stringOr(content.stdout);
   const stderr = stringOr(content.stderr);
-  const files = Array.isArray(content.content) ? content.content.filter(isRecord).length : 0;
+  const files = Array.isArray(content.content) ? content.content.filter(isPlainObject).length : 0;
   return (
     <div
       className={cx(className, 'ms-server-result--run', code ? 'ms-server-result--failed' : null)}

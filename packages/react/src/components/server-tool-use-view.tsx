@@ -2,7 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement } from 'react';
 import { CodeBlock } from './code-block.js';
 import { cx } from './cx.js';
-import { isRecord, stringOr, toJson } from './format.js';
+import { isPlainObject, stringOr, toJson } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 
 /** Server tools whose input is a program: `code` (Python) or `command` (bash). */
@@ -24,7 +24,7 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   block,
   className,
 }: ServerToolUseViewProps): ReactElement {
-  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'server tool';
   let input: unknown;
   try {
@@ -36,7 +36,7 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   const classes = cx('ms-server-tool', `ms-server-tool--${status}`, className);
 
   if (name === 'web_search') {
-    const query = isRecord(input) ? stringOr(input.query) : undefined;
+    const query = isPlainObject(input) ? stringOr(input.query) : undefined;
     const verb =
       status === 'streaming'
         ? 'Searching the web'
@@ -57,7 +57,7 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   }
 
   if (name === 'web_fetch') {
-    const url = isRecord(input) ? stringOr(input.url) : undefined;
+    const url = isPlainObject(input) ? stringOr(input.url) : undefined;
     const verb =
       status === 'streaming'
         ? 'Fetching'
@@ -78,8 +78,8 @@ export const ServerToolUseView = memo(function ServerToolUseView({
   }
 
   // Code the API runs (code execution, its bash tool): shown as code, with Copy.
-  const python = isRecord(input) ? stringOr(input.code) : undefined;
-  const program = python ?? (isRecord(input) ? stringOr(input.command) : undefined);
+  const python = isPlainObject(input) ? stringOr(input.code) : undefined;
+  const program = python ?? (isPlainObject(input) ? stringOr(input.command) : undefined);
   if (program !== undefined && CODE_TOOLS.has(name)) {
     const verb =
       status === 'streaming'

@@ -1,7 +1,7 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useId, useState } from 'react';
 import { cx } from './cx.js';
-import { isRecord, stringOr, toJson, toText } from './format.js';
+import { isPlainObject, stringOr, toJson, toText } from './format.js';
 import { JsonView, summarizeInput } from './json-view.js';
 import { ToolResult } from './tool-result.js';
 import {
@@ -54,7 +54,7 @@ export const ToolCallCard = memo(function ToolCallCard({
   className,
 }: ToolCallCardProps): ReactElement {
   const panelId = useId();
-  const fields: Record<string, unknown> = isRecord(block.block) ? block.block : {};
+  const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'tool';
   const server = stringOr(fields.server_name);
   const id = stringOr(fields.id);

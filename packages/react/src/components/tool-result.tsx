@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { isRecord, toJson, toText } from './format.js';
+import { isPlainObject, toJson, toText } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 import type { ToolResultView } from './tool-status.js';
 
@@ -31,10 +31,10 @@ export function resultText(content: unknown): string {
     return content
       .map((part: unknown) => {
         if (typeof part === 'string') return part;
-        if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') {
+        if (isPlainObject(part) && part.type === 'text' && typeof part.text === 'string') {
           return part.text;
         }
-        if (isRecord(part) && typeof part.type === 'string' && part.type !== 'text') {
+        if (isPlainObject(part) && typeof part.type === 'string' && part.type !== 'text') {
           return `[${part.type}]`;
         }
         return toJson(part);

@@ -2,7 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useId } from 'react';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
-import { isRecord, stringOr } from './format.js';
+import { isPlainObject, stringOr } from './format.js';
 import { SourceTitle } from './source-title.js';
 
 export interface WebSearchResultsViewProps {
@@ -29,10 +29,10 @@ export const WebSearchResultsView = memo(function WebSearchResultsView({
   className,
 }: WebSearchResultsViewProps): ReactElement {
   const labelId = useId();
-  const content = isRecord(block.block) ? block.block.content : undefined;
+  const content = isPlainObject(block.block) ? block.block.content : undefined;
 
   if (!Array.isArray(content)) {
-    const code = isRecord(content)
+    const code = isPlainObject(content)
       ? (stringOr(content.error_code) ?? stringOr(content.type) ?? 'unknown')
       : 'unknown';
     return (
@@ -42,7 +42,7 @@ export const WebSearchResultsView = memo(function WebSearchResultsView({
     );
   }
 
-  const results = content.filter(isRecord).map(toView);
+  const results = content.filter(isPlainObject).map(toView);
   return (
     <div className={cx('ms-search-results', className)}>
       <p className="ms-search-results__label" id={labelId}>
