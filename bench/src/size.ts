@@ -46,8 +46,8 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   ...SIZE_BUDGETS,
-  [core]: 16_800,
-  [CORE_REDUCER_ROW]: 8_900,
+  [core]: 16_900,
+  [CORE_REDUCER_ROW]: 9_000,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
