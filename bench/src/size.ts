@@ -23,6 +23,9 @@ const packageDir = (name: 'core' | 'react' | 'mock') => join(repoDir, 'packages'
 
 const core = '@message-stream/core';
 const react = '@message-stream/react';
+/** The stdin entry's `sourcefile`: how the metafile names our entry point. */
+const STDIN_ENTRY = 'size-entry.js';
+
 /** The row of what an app that only reduces streams pulls in from core. */
 export const CORE_REDUCER_ROW = `${core}: accumulate, toMessage, reduceStream`;
 
@@ -42,12 +45,15 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
  * no-growth ceiling at its size when the ceiling was set. Core misses its budgets since the
  * reliability fixes (prototype-safe wire keys, bounded diagnostics, timer clamps, lazy tool
  * input, typed endpoint and header errors) and `validateMessages`; BENCHMARKS.md reports the
- * miss. Lower a ceiling when a row shrinks; never raise one without saying why here.
+ * miss; react's main entry misses its 20 kB budget since the shell, the conversation store
+ * (IndexedDB, threads, attachments) and their parts joined it. Lower a ceiling when a row shrinks; never raise one without saying why here.
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   ...SIZE_BUDGETS,
   [core]: 16_900,
   [CORE_REDUCER_ROW]: 9_000,
+  // React's main entry with the shell, the conversation store and its parts: 34.0 kB.
+  [react]: 34_100,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
@@ -230,7 +236,7 @@ async function bundle(spec: SizeSpec): Promise<Bundle> {
           : `export { ${spec.named.join(', ')} } from '${spec.modules[0]}';`,
       resolveDir: from,
       loader: 'js',
-      sourcefile: 'size-entry.js',
+      sourcefile: STDIN_ENTRY,
     },
     bundle: true,
     write: false,
@@ -253,8 +259,9 @@ async function bundle(spec: SizeSpec): Promise<Bundle> {
     logLevel: 'silent',
   });
   const js = result.outputFiles.filter((f) => f.path.endsWith('.js'));
-  const entryPath = Object.entries(result.metafile.outputs).find(
-    ([, output]) => output.entryPoint !== undefined,
+  // With splitting every dynamically imported module is an entry point too: ours is stdin.
+  const entryPath = Object.entries(result.metafile.outputs).find(([, output]) =>
+    output.entryPoint?.endsWith(STDIN_ENTRY),
   )?.[0];
   const entry = js.find((f) => entryPath !== undefined && f.path.endsWith(entryPath));
   if (entry === undefined) throw new Error(`size: ${spec.name} has no entry chunk`);
@@ -308,7 +315,7 @@ export interface ModuleSize {
 /** Per-module minified bytes of one row's bundle, largest first: where to trim. */
 export async function moduleBreakdown(spec: SizeSpec = OUR_SPECS[0] as SizeSpec) {
   const { metafile } = await bundle(spec);
-  const output = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined);
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint?.endsWith(STDIN_ENTRY));
   const modules: ModuleSize[] = Object.entries(output?.inputs ?? {})
     .map(([path, { bytesInOutput }]) => ({
       module: path.includes('node_modules/')
