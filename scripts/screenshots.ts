@@ -1,16 +1,19 @@
 /**
- * `pnpm screenshots`: PNGs of the demo's main states in light and dark, at 1280 px and 390 px,
- * into ./screenshots (not committed). Serves the demo from source with Vite on a free port,
+ * `pnpm screenshots`: PNGs of the demo's main states and the key stories in light and dark, at
+ * 1280 px and 390 px, into ./screenshots (not committed). Serves the demo from source with Vite on a free port,
  * drives Debian's Chromium with Playwright, and stops both at the end.
  *
  *   pnpm screenshots                # every state
  *   pnpm screenshots -- error max   # only the states whose name contains one of the words
  */
+
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright';
-import { createServer } from 'vite';
+import { createServer, preview } from 'vite';
 import { chromiumArgs, chromiumExecutablePath } from './chromium.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -133,6 +136,16 @@ const SHOTS: readonly Shot[] = [
   },
 ];
 
+/** The key stories (Storybook ids): the parts a demo state does not show on its own. */
+const STORIES: readonly string[] = [
+  'components-codeblock--highlighted',
+  'components-toolcallcard--awaiting-approval',
+  'components-citationlist--answer-with-markers',
+  'conversation-branchpicker--three-versions',
+  'conversation-threadlist--several-threads',
+  'conversation-attachmentlist--in-composer',
+];
+
 const VIEWPORTS = [
   { name: '1280', width: 1280, height: 800 },
   { name: '390', width: 390, height: 844 },
@@ -200,6 +213,42 @@ async function take(browser: Browser, base: string, shot: Shot): Promise<string[
   return written;
 }
 
+/** Builds Storybook once, serves it, and writes each key story in both themes and widths. */
+async function takeStories(browser: Browser, ids: readonly string[]): Promise<void> {
+  const outDir = join(tmpdir(), 'message-stream-screenshots-storybook');
+  execFileSync('pnpm', ['exec', 'storybook', 'build', '-o', outDir, '--quiet'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  const server = await preview({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+  });
+  const base = server.resolvedUrls?.local[0] ?? '';
+  try {
+    for (const id of ids) {
+      for (const viewport of VIEWPORTS) {
+        for (const theme of THEMES) {
+          const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+          const page = await context.newPage();
+          await page.goto(`${base}iframe.html?id=${id}&viewMode=story&globals=theme:${theme}`);
+          await page.locator('#storybook-root > *').first().waitFor({ timeout: 30_000 });
+          // Highlighting and lazy chunks arrive after the first render.
+          await page.waitForTimeout(1500);
+          await page.screenshot({ path: join(OUT, `story-${id}-${viewport.name}-${theme}.png`) });
+          await context.close();
+        }
+      }
+      console.log(`story ${id}: 4 PNGs`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
 async function main() {
   const filters = process.argv.slice(2).filter((arg) => arg !== '--');
   const shots = filters.length
@@ -226,6 +275,10 @@ async function main() {
       const files = await take(browser, `http://127.0.0.1:${port}/`, shot);
       console.log(`${shot.name}: ${files.length} PNGs`);
     }
+    const stories = filters.length
+      ? STORIES.filter((id) => filters.some((word) => id.includes(word)))
+      : STORIES;
+    if (stories.length > 0) await takeStories(browser, stories);
     console.log(`Written to ${OUT}`);
   } finally {
     await browser.close();
