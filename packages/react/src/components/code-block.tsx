@@ -2,8 +2,8 @@ import { memo, type ReactElement, useMemo } from 'react';
 import {
   type CodeTokenLine,
   type CodeTokensSnapshot,
+  tokensCover,
   tokensForLine,
-  tokensMatch,
 } from '../highlight/tokens.js';
 import { useCodeTokens } from '../highlight/use-code-tokens.js';
 import { CopyButton } from './copy-button.js';
@@ -55,6 +55,7 @@ export const CodeBlock = memo(function CodeBlock({
         key={start}
         texts={lines.slice(start, end)}
         tokens={groupTokens(snapshot, start, end)}
+        lastLine={end === lines.length}
       />,
     );
   }
@@ -94,18 +95,27 @@ function groupTokens(
 interface CodeLinesProps {
   texts: readonly string[];
   tokens: readonly (CodeTokenLine | null)[];
+  /** The group ends with the block's last line, the one that may still be growing. */
+  lastLine: boolean;
 }
 
-const CodeLines = memo(function CodeLines({ texts, tokens }: CodeLinesProps) {
+const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
   return texts.map((text, i) => {
     const line = tokens[i];
-    // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
-    return <CodeLine key={i} text={text} tokens={line ?? null} />;
+    return (
+      <CodeLine
+        // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
+        key={i}
+        text={text}
+        tokens={line ?? null}
+        growing={lastLine && i === texts.length - 1}
+      />
+    );
   });
 }, sameLines);
 
 function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
-  if (a.texts.length !== b.texts.length) return false;
+  if (a.texts.length !== b.texts.length || a.lastLine !== b.lastLine) return false;
   for (let i = 0; i < a.texts.length; i++) {
     if (a.texts[i] !== b.texts[i] || a.tokens[i] !== b.tokens[i]) return false;
   }
@@ -117,15 +127,22 @@ function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
  * block reads as the fence's content). Highlighted or plain, it is the same `<span>` with the
  * same text, so the layout does not change when colours arrive; each token is a child `<span>`
  * whose colours come from CSS variables, and the stylesheet picks the light or the dark one.
+ *
+ * A finished line shows tokens made from exactly its text, or none. The growing last line keeps
+ * the tokens of its text a moment ago, with what was typed since plain after them: its tokens
+ * come back a frame later, and dropping the colours meanwhile would make it flicker.
  */
 const CodeLine = memo(function CodeLine({
   text,
   tokens,
+  growing,
 }: {
   text: string;
   tokens: CodeTokenLine | null;
+  growing: boolean;
 }) {
-  const shown = tokens !== null && tokensMatch(tokens, text) ? tokens : null;
+  const covered = tokens === null ? -1 : tokensCover(tokens, text);
+  const shown = covered === text.length || (growing && covered > 0) ? tokens : null;
   return (
     <>
       <span className="ms-code__line">
@@ -145,6 +162,7 @@ const CodeLine = memo(function CodeLine({
                 </span>
               ),
             )}
+        {shown !== null && covered < text.length ? text.slice(covered) : null}
       </span>
       {'\n'}
     </>

@@ -121,10 +121,18 @@ export function tokensForLine(
 
 /** The tokens spell exactly `text`: they were made from this line, not from an older one. */
 export function tokensMatch(tokens: CodeTokenLine, text: string): boolean {
+  return tokensCover(tokens, text) === text.length;
+}
+
+/**
+ * How much of `text` the tokens spell from its start (its length: all of it), or -1 when they
+ * are not a prefix of it (made from other text).
+ */
+export function tokensCover(tokens: CodeTokenLine, text: string): number {
   let at = 0;
   for (const token of tokens) {
-    if (!text.startsWith(token.content, at)) return false;
+    if (!text.startsWith(token.content, at)) return -1;
     at += token.content.length;
   }
-  return at === text.length;
+  return at;
 }

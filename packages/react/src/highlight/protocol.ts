@@ -1,0 +1,33 @@
+import type { CodeTokenLine } from './tokens.js';
+
+/**
+ * Messages between a code block and the tokenizer (a module Worker, or the same logic on the
+ * main thread when no Worker can start). Code only grows while it streams, so an update carries
+ * only what was appended since the last one; anything else starts the block over.
+ */
+export type TokenizeRequest =
+  | {
+      readonly type: 'update';
+      readonly id: number;
+      readonly language: string;
+      /** `append` extends the code the tokenizer has; `reset` replaces it. */
+      readonly mode: 'append' | 'reset';
+      readonly text: string;
+    }
+  | { readonly type: 'dispose'; readonly id: number };
+
+export type TokenizeResult =
+  | {
+      readonly type: 'tokens';
+      readonly id: number;
+      /** Index of the first line in `lines`: every line before it was sent earlier, for good. */
+      readonly start: number;
+      /** Tokens of lines that have become finished; they never change again. */
+      readonly lines: readonly CodeTokenLine[];
+      /** The unfinished last line's tokens and the text they were made from. */
+      readonly tail: { readonly text: string; readonly tokens: CodeTokenLine } | null;
+      /** Every line of the code the tokenizer has is tokenized. */
+      readonly done: boolean;
+    }
+  /** The language is unknown or failed to load: the block stays plain. */
+  | { readonly type: 'plain'; readonly id: number };
