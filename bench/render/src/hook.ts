@@ -137,6 +137,7 @@ export function installHook(): Probe {
           rendersAfterFinish: records.reduce((a, r) => a + r.rendersAfterFinish, 0),
           blocksRenderedAfterFinish: records.filter((r) => r.rendersAfterFinish > 0).length,
         },
+        ...(tracing ? { trace } : {}),
       };
     },
   };
@@ -179,14 +180,30 @@ export function installHook(): Probe {
     return block?.status === 'complete' || props?.['data-status'] === 'complete';
   };
 
+  const tracing = new URLSearchParams(location.search).get('trace') === '1';
+  const trace: string[] = [];
+  let causes: string[] = [];
+  const nameOf = (fiber: Fiber): string => {
+    const type = (fiber as unknown as { elementType?: unknown }).elementType as
+      | { displayName?: string; name?: string; type?: { name?: string } }
+      | undefined;
+    return type?.displayName ?? type?.name ?? type?.type?.name ?? `tag${fiber.tag}`;
+  };
+
   const visit = (
     prev: Fiber | null,
     next: Fiber,
     block: string | null,
     inMarkdown: boolean,
+    parentRendered = true,
   ): void => {
     let markdownRoot = inMarkdown;
     const rendered = didRender(prev, next);
+    const component = COMPONENT_TAGS.has(next.tag);
+    if (tracing && component && rendered && !parentRendered && causes.length < 8) {
+      causes.push(nameOf(next));
+    }
+    const renderedHere = component ? rendered : parentRendered;
     let inside = block;
     const own = blockOf(next);
     if (own !== null) {
@@ -238,14 +255,18 @@ export function installHook(): Probe {
     // Children React did not clone are the previous commit's: nothing there rendered.
     if (prev !== null && next.child === prev.child) return;
     for (let child = next.child; child !== null; child = child.sibling) {
-      visit(child.alternate, child, inside, markdownRoot);
+      visit(child.alternate, child, inside, markdownRoot, renderedHere);
     }
   };
 
   const onCommit = (root: FiberRoot): void => {
     commit++;
     touched.clear();
-    visit(root.current.alternate, root.current, null, false);
+    causes = [];
+    visit(root.current.alternate, root.current, null, false, false);
+    if (tracing && trace.length < 300) {
+      trace.push(`${probe.recorded}${inFrame ? ' frame' : ''}: ${causes.join(', ')}`);
+    }
     for (const { record, because, complete } of touched.values()) {
       record.renders++;
       if (record.completedAt !== null) record.rendersAfterComplete++;

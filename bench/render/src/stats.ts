@@ -39,6 +39,11 @@ export interface RenderReport {
   readonly commits: number;
   readonly blocks: readonly BlockRenders[];
   readonly markdown: MarkdownRenders;
+  /**
+   * With `?trace=1`: per commit (the first 300), whether it ran in a frame callback and the
+   * components where rendering began (rendered while their parent did not): what caused it.
+   */
+  readonly trace?: readonly string[];
 }
 
 export interface RunStats {

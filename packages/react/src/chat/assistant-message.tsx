@@ -1,5 +1,5 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
-import { memo, type ReactElement } from 'react';
+import { memo, type ReactElement, useEffect } from 'react';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -10,6 +10,7 @@ import { StopReasonNotice } from '../components/stop-reason-notice.js';
 import { StreamDetails, type StreamDownload } from '../components/stream-details.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
+import { publishWithStore } from '../highlight/publish.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -118,6 +119,8 @@ export const AssistantMessage = memo(function AssistantMessage({
   const settled = final && !(last && busy);
   const usage = stream.message?.usage;
   const markdown = answerMarkdown(turn);
+  // Code colours computed off the main thread join the store's commit instead of adding one.
+  useEffect(() => (branchStore ? publishWithStore(branchStore) : undefined), [branchStore]);
   return (
     <article
       className="ms-message ms-message--assistant"
