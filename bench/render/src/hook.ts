@@ -202,6 +202,14 @@ export function installHook(): Probe {
     const component = COMPONENT_TAGS.has(next.tag);
     if (tracing && component && rendered && !parentRendered && causes.length < 8) {
       causes.push(nameOf(next));
+    } else if (
+      tracing &&
+      prev !== null &&
+      causes.length < 8 &&
+      (prev as unknown as { memoizedState: unknown }).memoizedState !==
+        (next as unknown as { memoizedState: unknown }).memoizedState
+    ) {
+      causes.push(`state of ${nameOf(next)}`);
     }
     const renderedHere = component ? rendered : parentRendered;
     let inside = block;

@@ -5,7 +5,8 @@ import {
   tokensCover,
   tokensForLine,
 } from '../highlight/tokens.js';
-import { useCodeTokens } from '../highlight/use-code-tokens.js';
+import type { CodeTokensSource } from '../highlight/client.js';
+import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
 import { CopyButton } from './copy-button.js';
 import { cx } from './cx.js';
 import { ScrollablePre } from './scrollable.js';
@@ -45,7 +46,45 @@ export const CodeBlock = memo(function CodeBlock({
   className,
 }: CodeBlockProps): ReactElement {
   const lang = language?.trim() || undefined;
-  const snapshot = useCodeTokens(code, lang, highlight);
+  const source = useCodeTokensSource(code, lang, highlight);
+  const label = lang ? `${lang} code` : 'Code';
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
+    <div
+      className={cx('ms-code', className)}
+      role="group"
+      aria-label={label}
+      data-language={lang}
+    >
+      <div className="ms-code__header">
+        <span className="ms-code__lang">{lang ?? 'text'}</span>
+        <span className="ms-code__actions">
+          {download ? <DownloadButton code={code} fileName={fileNameFor(download, lang)} /> : null}
+          <CopyButton text={code} ariaLabel={`Copy ${label.toLowerCase()}`} />
+        </span>
+      </div>
+      <ScrollablePre className="ms-code__pre" aria-label={label}>
+        <CodeBody code={code} lang={lang} source={source} />
+      </ScrollablePre>
+    </div>
+  );
+});
+
+/**
+ * The lines, in memoized groups. Its own component, subscribed to the tokens: when colours
+ * arrive (after the block has finished, say) this re-renders, and the groups whose tokens
+ * changed, while the block's frame and header do not.
+ */
+function CodeBody({
+  code,
+  lang,
+  source,
+}: {
+  code: string;
+  lang: string | undefined;
+  source: CodeTokensSource | null;
+}): ReactElement {
+  const snapshot = useCodeTokensSnapshot(source);
   const lines = useMemo(() => code.split('\n'), [code]);
   const groups: ReactElement[] = [];
   for (let start = 0; start < lines.length; start += GROUP) {
@@ -59,28 +98,18 @@ export const CodeBlock = memo(function CodeBlock({
       />,
     );
   }
-  const label = lang ? `${lang} code` : 'Code';
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
-    <div
-      className={cx('ms-code', snapshot !== null && 'ms-code--highlighted', className)}
-      role="group"
-      aria-label={label}
-      data-language={lang}
+    <code
+      className={cx(
+        'ms-code__code',
+        lang && `language-${lang}`,
+        snapshot !== null && 'ms-code--highlighted',
+      )}
     >
-      <div className="ms-code__header">
-        <span className="ms-code__lang">{lang ?? 'text'}</span>
-        <span className="ms-code__actions">
-          {download ? <DownloadButton code={code} fileName={fileNameFor(download, lang)} /> : null}
-          <CopyButton text={code} ariaLabel={`Copy ${label.toLowerCase()}`} />
-        </span>
-      </div>
-      <ScrollablePre className="ms-code__pre" aria-label={label}>
-        <code className={cx('ms-code__code', lang && `language-${lang}`)}>{groups}</code>
-      </ScrollablePre>
-    </div>
+      {groups}
+    </code>
   );
-});
+}
 
 function groupTokens(
   snapshot: CodeTokensSnapshot | null,

@@ -11,19 +11,20 @@ const noSubscribe = (): (() => void) => () => {};
 const noSnapshot = (): null => null;
 
 /**
- * Tokens for a code block that may still be growing, or null while there are none (highlighting
- * off, the language unknown, Shiki not loaded yet): the block then shows plain text, laid out
- * exactly like the highlighted text, so nothing moves when colours arrive.
+ * The tokenizer source of a code block that may still be growing, fed its code on every commit;
+ * null when there is nothing to highlight (highlighting off, no language). Read its tokens with
+ * `useCodeTokensSnapshot`, in the component that draws the lines: a result re-renders that
+ * component only, not the block around it.
  *
  * Tokenizing runs off the main thread (a Worker; slices between tasks where there is none), and
  * each finished line is tokenized once. Results reach React at most once per frame, inside the
  * stream's own commit while it streams (see `publish.ts`), so highlighting adds no commits.
  */
-export function useCodeTokens(
+export function useCodeTokensSource(
   code: string,
   language: string | undefined,
   enabled = true,
-): CodeTokensSnapshot | null {
+): CodeTokensSource | null {
   const lang = enabled && language ? language : '';
   const source = useMemo(() => (lang === '' ? null : new CodeTokensSource(lang)), [lang]);
   useBeforePaint(() => {
@@ -34,9 +35,27 @@ export function useCodeTokens(
   useBeforePaint(() => {
     source?.update(code);
   }, [source, code]);
+  return source;
+}
+
+/**
+ * The tokens so far, or null while there are none (the language unknown, Shiki not loaded
+ * yet): the block then shows plain text, laid out exactly like the highlighted text, so nothing
+ * moves when colours arrive.
+ */
+export function useCodeTokensSnapshot(source: CodeTokensSource | null): CodeTokensSnapshot | null {
   return useSyncExternalStore(
     source?.subscribe ?? noSubscribe,
     source?.getSnapshot ?? noSnapshot,
     noSnapshot,
   );
+}
+
+/** `useCodeTokensSource` and `useCodeTokensSnapshot` in one component. */
+export function useCodeTokens(
+  code: string,
+  language: string | undefined,
+  enabled = true,
+): CodeTokensSnapshot | null {
+  return useCodeTokensSnapshot(useCodeTokensSource(code, language, enabled));
 }
