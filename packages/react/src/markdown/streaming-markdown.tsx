@@ -1,6 +1,9 @@
-import { Fragment, type ReactElement, useId } from 'react';
+import { Fragment, memo, type ReactElement, useContext, useId } from 'react';
+import { CodeBlock } from '../components/code-block.js';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
+import { CodeOptionsContext } from './code-options.js';
 import { useDeferredMarkdown } from './deferred-history.js';
+import { fencedCode } from './fenced-code.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
 import { repairStreamingTail } from './tail.js';
@@ -47,6 +50,20 @@ export function StreamingMarkdown({
       {chunks.map((chunk, i) => {
         // A chunk of nothing but definitions renders nothing of its own.
         if (chunk.definitionsOnly) return null;
+        const fence = fencedCode(chunk, streaming && i === last ? openFence : null);
+        if (fence !== null) {
+          return (
+            <Fragment key={chunk.start}>
+              {i > 0 ? '\n' : null}
+              <FencedCodeChunk
+                code={fence.code}
+                language={fence.language}
+                start={chunk.start}
+                onRender={onChunkRender}
+              />
+            </Fragment>
+          );
+        }
         let source = chunk.text;
         if (streaming && i === last) source = repairStreamingTail(source, openFence);
         // Before the chunk, not after: an open fence at its end must not swallow them.
@@ -69,3 +86,32 @@ export function StreamingMarkdown({
     </div>
   );
 }
+
+/**
+ * A chunk that is one fenced code block, rendered as the markdown parser would render it (a
+ * `CodeBlock`, see `components.tsx`) without parsing it: a code answer that grows by a line
+ * costs a slice, not a parse of every line so far. Finished and growing fences take the same
+ * path, so the block keeps its element (and its tokens) when its closing fence arrives.
+ */
+const FencedCodeChunk = memo(function FencedCodeChunk({
+  code,
+  language,
+  start,
+  onRender,
+}: {
+  code: string;
+  language: string | undefined;
+  start: number;
+  onRender: ((start: number) => void) | undefined;
+}): ReactElement {
+  onRender?.(start);
+  const options = useContext(CodeOptionsContext);
+  return (
+    <CodeBlock
+      code={code}
+      language={language}
+      highlight={options.highlight}
+      download={options.download}
+    />
+  );
+});
