@@ -128,19 +128,25 @@ interface CodeLinesProps {
   lastLine: boolean;
 }
 
+/**
+ * A group of lines in a box of its own (`display: block`, content.css): a line that changes
+ * lays out its group again, not every line of the block, which at 2,000 lines was most of each
+ * frame's work while a code answer streamed.
+ */
 const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
-  return texts.map((text, i) => {
-    const line = tokens[i];
-    return (
-      <CodeLine
-        // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
-        key={i}
-        text={text}
-        tokens={line ?? null}
-        growing={lastLine && i === texts.length - 1}
-      />
-    );
-  });
+  return (
+    <span className="ms-code__group">
+      {texts.map((text, i) => (
+        <CodeLine
+          // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
+          key={i}
+          text={text}
+          tokens={tokens[i] ?? null}
+          growing={lastLine && i === texts.length - 1}
+        />
+      ))}
+    </span>
+  );
 }, sameLines);
 
 function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
