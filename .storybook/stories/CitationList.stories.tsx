@@ -91,7 +91,8 @@ export const AnswerWithMarkers: Story = {
   render: (_args, { loaded }) => {
     const blocks = loaded.blocks as ReturnType<typeof blocksOf>;
     return (
-      <div className="ms-message--assistant" style={{ maxWidth: '42rem' }}>
+      // The classes of a real answer: its blocks are spaced as in <ChatStream/>.
+      <div className="ms-message ms-message--assistant" style={{ maxWidth: '42rem' }}>
         <AnswerScope blocks={blocks}>
           {blocks.map((block) => (
             <ContentBlockView key={block.index} block={block} />
