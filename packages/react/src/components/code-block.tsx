@@ -131,11 +131,13 @@ interface CodeLinesProps {
 /**
  * A group of lines in a box of its own (`display: block`, content.css): a line that changes
  * lays out its group again, not every line of the block, which at 2,000 lines was most of each
- * frame's work while a code answer streamed.
+ * frame's work while a code answer streamed. Groups off screen skip style, layout and paint
+ * (`content-visibility: auto`; find-in-page and screen readers still reach their text).
  */
 const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
   return (
-    <span className="ms-code__group">
+    // Its height while skipped off screen: exactly its lines (code lines never wrap).
+    <span className="ms-code__group" style={{ containIntrinsicBlockSize: `auto ${texts.length}lh` }}>
       {texts.map((text, i) => (
         <CodeLine
           // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.

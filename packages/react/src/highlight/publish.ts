@@ -8,15 +8,16 @@
  * store has been quiet for a few frames, a frame callback of our own hands them over.
  */
 
-/** How long the store must have been quiet before results commit on their own. */
-const QUIET_MS = 50;
+/**
+ * Frames without a store notification before results commit on their own. Counted in frames,
+ * not milliseconds: a long frame while the answer streams must not look like a quiet store.
+ */
+const QUIET_FRAMES = 3;
 
 const pending = new Set<() => void>();
-let lastStoreFlush = Number.NEGATIVE_INFINITY;
+/** Our frame callbacks since the store last notified (a large number: it never has). */
+let quietFrames = QUIET_FRAMES;
 let frameQueued = false;
-
-const now = (): number =>
-  typeof performance !== 'undefined' ? performance.now() : Date.now();
 
 /** Hands `emit` over with the next flush (once, however often it is asked for). */
 export function schedulePublish(emit: () => void): void {
@@ -34,7 +35,7 @@ export function flushPublishes(): void {
 
 /** Called inside a store's notification: pending results join the commit it starts. */
 export function flushWithStore(): void {
-  lastStoreFlush = now();
+  quietFrames = 0;
   flushPublishes();
 }
 
@@ -44,8 +45,9 @@ function queueFrame(): void {
   const run = () => {
     frameQueued = false;
     if (pending.size === 0) return;
+    quietFrames++;
     // The store is publishing: its next notification (within a frame) carries the results.
-    if (now() - lastStoreFlush < QUIET_MS) queueFrame();
+    if (quietFrames <= QUIET_FRAMES) queueFrame();
     else flushPublishes();
   };
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
