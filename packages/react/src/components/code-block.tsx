@@ -1,11 +1,11 @@
 import { memo, type ReactElement, useMemo } from 'react';
+import type { CodeTokensSource } from '../highlight/client.js';
 import {
   type CodeTokenLine,
   type CodeTokensSnapshot,
   tokensCover,
   tokensForLine,
 } from '../highlight/tokens.js';
-import type { CodeTokensSource } from '../highlight/client.js';
 import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
 import { CopyButton } from './copy-button.js';
 import { cx } from './cx.js';
@@ -50,12 +50,7 @@ export const CodeBlock = memo(function CodeBlock({
   const label = lang ? `${lang} code` : 'Code';
   return (
     // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
-    <div
-      className={cx('ms-code', className)}
-      role="group"
-      aria-label={label}
-      data-language={lang}
-    >
+    <div className={cx('ms-code', className)} role="group" aria-label={label} data-language={lang}>
       <div className="ms-code__header">
         <span className="ms-code__lang">{lang ?? 'text'}</span>
         <span className="ms-code__actions">
@@ -137,7 +132,10 @@ interface CodeLinesProps {
 const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
   return (
     // Its height while skipped off screen: exactly its lines (code lines never wrap).
-    <span className="ms-code__group" style={{ containIntrinsicBlockSize: `auto ${texts.length}lh` }}>
+    <span
+      className="ms-code__group"
+      style={{ containIntrinsicBlockSize: `auto ${texts.length}lh` }}
+    >
       {texts.map((text, i) => (
         <CodeLine
           // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.

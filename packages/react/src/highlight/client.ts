@@ -41,9 +41,7 @@ function workerTransport(): Transport | null {
   } catch {
     return null;
   }
-  worker.addEventListener('message', (event: MessageEvent<TokenizeResult>) =>
-    deliver(event.data),
-  );
+  worker.addEventListener('message', (event: MessageEvent<TokenizeResult>) => deliver(event.data));
   // The worker script failed to load or run: every block starts over on the main thread.
   worker.addEventListener('error', () => {
     worker.terminate();

@@ -51,7 +51,8 @@ function readFence(text: string, open: boolean): FencedCode | null {
     // The split found no closing line: the code runs to the end, less a last line that is only
     // the marker's character (a closing fence being typed), as the streaming repair drops it.
     const lastLine = text.lastIndexOf('\n') + 1;
-    const run = lastLine >= bodyStart ? /^ {0,3}(`+|~+)$/.exec(text.slice(lastLine))?.[1] : undefined;
+    const run =
+      lastLine >= bodyStart ? /^ {0,3}(`+|~+)$/.exec(text.slice(lastLine))?.[1] : undefined;
     // The newline before that run goes with it.
     const end = run !== undefined && run[0] === marker[0] ? lastLine - 1 : text.length;
     return { code: withoutFinalNewline(text.slice(bodyStart, end)), language };

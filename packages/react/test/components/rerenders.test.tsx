@@ -22,9 +22,7 @@ describe('blocks that did not change do not render again', () => {
   });
 
   it('colours arriving change the code lines only, never the block around them', async () => {
-    const { container } = render(
-      <CodeBlock code={'const answer = 42;\n// done'} language="ts" />,
-    );
+    const { container } = render(<CodeBlock code={'const answer = 42;\n// done'} language="ts" />);
     const block = container.querySelector('.ms-code') as HTMLElement;
     const header = container.querySelector('.ms-code__header') as HTMLElement;
     const changed: string[] = [];
@@ -35,7 +33,10 @@ describe('blocks that did not change do not render again', () => {
       }
     });
     observer.observe(block, { attributes: true, childList: true, subtree: true });
-    await waitFor(() => expect(container.querySelectorAll('.ms-code__tok').length).toBeGreaterThan(2), LOAD);
+    await waitFor(
+      () => expect(container.querySelectorAll('.ms-code__tok').length).toBeGreaterThan(2),
+      LOAD,
+    );
     observer.disconnect();
     expect(changed).toEqual([]);
     expect(container.querySelector('code.ms-code--highlighted')).not.toBeNull();

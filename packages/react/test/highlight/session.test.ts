@@ -9,7 +9,10 @@ function countingTokenizer() {
   const tokenize: LineTokenizer<number> = (line, state = 0) => {
     calls.set(line, (calls.get(line) ?? 0) + 1);
     const depth = state + (line.split('{').length - 1) - (line.split('}').length - 1);
-    return { tokens: [{ content: line, light: `#0000${String(depth).padStart(2, '0')}` }], state: depth };
+    return {
+      tokens: [{ content: line, light: `#0000${String(depth).padStart(2, '0')}` }],
+      state: depth,
+    };
   };
   return { calls, tokenize: tokenize as LineTokenizer<unknown> };
 }
