@@ -126,16 +126,11 @@ interface CodeLinesProps {
 /**
  * A group of lines in a box of its own (`display: block`, content.css): a line that changes
  * lays out its group again, not every line of the block, which at 2,000 lines was most of each
- * frame's work while a code answer streamed. Groups off screen skip style, layout and paint
- * (`content-visibility: auto`; find-in-page and screen readers still reach their text).
+ * frame's work while a code answer streamed.
  */
 const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
   return (
-    // Its height while skipped off screen: exactly its lines (code lines never wrap).
-    <span
-      className="ms-code__group"
-      style={{ containIntrinsicBlockSize: `auto ${texts.length}lh` }}
-    >
+    <span className="ms-code__group">
       {texts.map((text, i) => (
         <CodeLine
           // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
