@@ -1,7 +1,6 @@
 import { loadLineTokenizer } from './load.js';
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { schedulePublish } from './publish.js';
-import { TokenizeSessions } from './session.js';
 import type { CodeTokenLine, CodeTokensSnapshot } from './tokens.js';
 
 /**
@@ -24,13 +23,26 @@ function deliver(result: TokenizeResult): void {
   sources.get(result.id)?.receive(result);
 }
 
+/**
+ * The sessions on the main thread, loaded on first use (a page whose Worker starts never loads
+ * them); requests made meanwhile wait, in order.
+ */
 function mainThreadTransport(): Transport {
-  const sessions = new TokenizeSessions({
-    load: loadLineTokenizer,
-    post: deliver,
-    schedule: (run) => setTimeout(run, 0),
+  let waiting: TokenizeRequest[] | null = [];
+  let send: (request: TokenizeRequest) => void = (request) => {
+    waiting?.push(request);
+  };
+  void import('./session.js').then(({ TokenizeSessions }) => {
+    const sessions = new TokenizeSessions({
+      load: loadLineTokenizer,
+      post: deliver,
+      schedule: (run) => setTimeout(run, 0),
+    });
+    send = (request) => sessions.receive(request);
+    for (const request of waiting ?? []) sessions.receive(request);
+    waiting = null;
   });
-  return { send: (request) => sessions.receive(request) };
+  return { send: (request) => send(request) };
 }
 
 function workerTransport(): Transport | null {

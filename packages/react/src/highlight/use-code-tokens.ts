@@ -2,8 +2,6 @@ import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react
 import { CodeTokensSource } from './client.js';
 import type { CodeTokensSnapshot } from './tokens.js';
 
-export { SLICE_MS } from './session.js';
-
 // Sends the code as soon as it is committed; on the server, where nothing runs, a plain effect.
 const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
