@@ -1,13 +1,28 @@
+import {
+  memo,
+  type ReactElement,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
+import { isToolResultsTurn } from '../store/conversation.js';
 import type { Turn } from '../store/types.js';
+import { answerMarkdown } from './assistant-message.js';
+import { userText } from './user-message.js';
 
 /**
- * Turns per group in the log. The log holds groups, not turns, so that a 1,000-turn thread is
- * ~60 boxes for the browser to lay out and paint each frame rather than 2,000: every group but
- * the newest skips layout and paint while off screen (`content-visibility`, styles.css), and a
- * skipped box still costs a visit per frame. A turn stays in its group for good (groups are by
- * index), so nothing is re-parented and no turn loses its state as the thread grows.
+ * Turns per group in the log. A group is the unit the log contains and windows: every group
+ * but the newest skips layout and paint while off screen (`content-visibility`, styles.css),
+ * and a group far from the viewport is not mounted at all (its turns' text stands in for them,
+ * see `TurnGroup`). Small enough that mounting one as it scrolls into view fits in a frame,
+ * large enough that a 1,000-turn thread is ~125 boxes, not 2,000. A turn stays in its group
+ * for good (groups are by index), so nothing is re-parented as the thread grows.
  */
-export const TURNS_PER_GROUP = 32;
+export const TURNS_PER_GROUP = 8;
+
+/** Groups rendered in full on first render (the newest ones: a restored thread opens at its end). */
+export const EAGER_GROUPS = 2;
 
 /** `turns` cut into groups of `TURNS_PER_GROUP`, by index. */
 export function groupTurns(turns: readonly Turn[]): Turn[][] {
@@ -17,3 +32,154 @@ export function groupTurns(turns: readonly Turn[]): Turn[][] {
   }
   return groups;
 }
+
+const sameTurns = (a: readonly Turn[], b: readonly Turn[]): boolean =>
+  a.length === b.length && a.every((turn, i) => turn === b[i]);
+
+/** What a turn's text says, for its stand-in: user text, or the answer's markdown source. */
+function standInText(turn: Turn): string {
+  return turn.role === 'user' ? userText(turn) : answerMarkdown(turn);
+}
+
+/** Rough rendered height of a turn from its text (px), until the browser has measured it. */
+function estimateHeight(turn: Turn): number {
+  if (isToolResultsTurn(turn)) return 0;
+  const text = standInText(turn);
+  let lines = 0;
+  for (const line of text.split('\n')) lines += 1 + Math.floor(line.length / 80);
+  // Line height, and the message's padding, gap and action row.
+  return Math.round(lines * 22 + (turn.role === 'user' ? 90 : 70));
+}
+
+/** A group's size before it was ever laid out: `auto` keeps the measured one after that. */
+export const estimateGroupHeight = (turns: readonly Turn[]): number =>
+  turns.reduce((sum, turn) => sum + estimateHeight(turn), 0);
+
+/**
+ * Shown instead of a group's turns while it is far from the viewport: each turn's text in an
+ * article labelled as the real one is, so find-in-page, screen readers and "select all" still
+ * reach the whole thread, at a few nodes per turn instead of ~70 (a finished answer's markdown,
+ * its actions and details). Markdown is shown as its source, as a deferred answer is.
+ */
+const StandIns = memo(
+  function StandIns({ turns }: { readonly turns: readonly Turn[] }): ReactElement {
+  return (
+    <>
+      {turns.map((turn) =>
+        isToolResultsTurn(turn) ? null : (
+          <article
+            key={turn.id}
+            className={`ms-message ms-message--${turn.role} ms-message--stand-in`}
+            aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
+            data-turn-id={turn.id}
+          >
+            <div className="ms-markdown ms-markdown--pending">{standInText(turn)}</div>
+          </article>
+        ),
+      )}
+    </>
+  );
+  },
+  (a, b) => sameTurns(a.turns, b.turns),
+);
+
+const canWindow = (): boolean =>
+  typeof window !== 'undefined' && typeof IntersectionObserver === 'function';
+
+type Listener = (near: boolean) => void;
+
+/**
+ * Two observers for every group of every log on the page: "near" (a screen above and below:
+ * mount before the reader gets there) and "far" (three screens: unmount once past it). The
+ * gap between the two keeps a group at the edge from mounting and unmounting on every scroll.
+ */
+const watchers = new Map<string, { observer: IntersectionObserver; listeners: Map<Element, Listener> }>();
+
+function observe(kind: 'near' | 'far', element: Element, listener: Listener): () => void {
+  let watcher = watchers.get(kind);
+  if (watcher === undefined) {
+    const listeners = new Map<Element, Listener>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting);
+      },
+      // The viewport, not the log: a log fills most of it, and a root per log would need a
+      // ref here. Vertical margins in % are of the viewport's height.
+      { rootMargin: kind === 'near' ? '100% 0px' : '300% 0px' },
+    );
+    watcher = { observer, listeners };
+    watchers.set(kind, watcher);
+  }
+  const { observer, listeners } = watcher;
+  listeners.set(element, listener);
+  observer.observe(element);
+  return () => {
+    listeners.delete(element);
+    observer.unobserve(element);
+  };
+}
+
+export interface TurnGroupProps {
+  /** The group's turns, from the store. */
+  readonly turns: readonly Turn[];
+  /** The newest group: always mounted, never skipped (an answer may be streaming in it). */
+  readonly live: boolean;
+  /** Mounted on first render, before any observer has reported (the groups at the end). */
+  readonly eager: boolean;
+  /** Renders one turn (stable while nothing but the turns changed, so groups can bail out). */
+  readonly renderTurn: (turn: Turn, index: number) => ReactNode;
+  /** Index of the group's first turn in the thread. */
+  readonly start: number;
+}
+
+/**
+ * One group of the log. Off screen it costs neither layout nor paint (content-visibility); far
+ * off screen it is not mounted: its turns' text stands in (`StandIns`) at the size the group
+ * was last laid out at (`contain-intrinsic-size: auto`, an estimate from the text before
+ * that), so the scrollbar does not jump and browsers' scroll anchoring keeps the reader's
+ * place when a group above them mounts. A group holding the focus stays mounted. Without
+ * IntersectionObserver (jsdom, old engines) every group is mounted, as before windowing.
+ */
+export const TurnGroup = memo(
+  function TurnGroup({ turns, live, eager, renderTurn, start }: TurnGroupProps): ReactElement {
+    const ref = useRef<HTMLDivElement>(null);
+    const [mounted, setMounted] = useState(() => live || eager || !canWindow());
+    const show = mounted || live;
+
+    useEffect(() => {
+      const element = ref.current;
+      if (live || element === null || !canWindow()) return;
+      const stopNear = observe('near', element, (near) => {
+        if (near) setMounted(true);
+      });
+      const stopFar = observe('far', element, (near) => {
+        // Keep what the keyboard is in (an edit being written, a menu): unmounting would
+        // drop the focus to the page.
+        if (!near && !element.contains(document.activeElement)) setMounted(false);
+      });
+      return () => {
+        stopNear();
+        stopFar();
+      };
+    }, [live]);
+
+    return (
+      <div
+        ref={ref}
+        className="ms-chat__turns"
+        data-windowed={show ? undefined : ''}
+        style={
+          live ? undefined : { containIntrinsicSize: `auto ${estimateGroupHeight(turns)}px` }
+        }
+      >
+        {show ? turns.map((turn, j) => renderTurn(turn, start + j)) : <StandIns turns={turns} />}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.live === b.live &&
+    a.eager === b.eager &&
+    a.start === b.start &&
+    a.renderTurn === b.renderTurn &&
+    sameTurns(a.turns, b.turns),
+);
