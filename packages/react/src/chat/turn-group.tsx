@@ -73,7 +73,7 @@ const StandIns = memo(
             aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
             data-turn-id={turn.id}
           >
-            <div className="ms-markdown ms-markdown--pending">{standInText(turn)}</div>
+            <p className="ms-message__text ms-chat__stand-in">{standInText(turn)}</p>
           </article>
         ),
       )}

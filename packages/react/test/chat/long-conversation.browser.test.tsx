@@ -1,0 +1,173 @@
+import { createMockFetch, SCENARIO_HEADER } from '@message-stream/mock';
+import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
+import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatStream, createChatStore } from '../../src/index.js';
+import { withDefaultStyles } from '../browser-styles.js';
+
+// A restored 1,000-turn thread in Chromium: real layout, IntersectionObserver, scrolling.
+
+withDefaultStyles();
+afterEach(cleanup);
+
+const fixtures = { 'long-markdown': longMarkdown, 'spec-basic-text': basicText };
+
+const frame = (): Promise<void> =>
+  new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+/** A few frames: observers report, groups mount, the follow hook pins. */
+const settle = async () => {
+  for (let i = 0; i < 4; i++) await act(frame);
+};
+
+/** 500 questions and answers: 1,000 turns, every answer with a heading, bold text and a list. */
+const history = Array.from({ length: 500 }, (_, i) => [
+  { role: 'user' as const, content: `Question ${i + 1}` },
+  {
+    role: 'assistant' as const,
+    content: `## Answer ${i + 1}\n\nSome **bold** words for turn ${i + 1}.\n\n- one\n- two\n- three\n\n${'A longer line of the answer. '.repeat(12)}`,
+  },
+]).flat();
+
+function setup(scenario = 'spec-basic-text') {
+  const store = createChatStore({
+    request: { model: 'claude-opus-5', max_tokens: 1024 },
+    fetch: createMockFetch({ fixtures }),
+    headers: { [SCENARIO_HEADER]: scenario },
+    retry: false,
+    initialMessages: history,
+  });
+  render(
+    <div style={{ height: '600px' }}>
+      <ChatStream store={store} />
+    </div>,
+  );
+  const log = screen.getByRole('log', { name: 'Conversation' });
+  return { store, log, user: userEvent.setup() };
+}
+
+const gapToBottom = (element: HTMLElement) =>
+  element.scrollHeight - element.clientHeight - element.scrollTop;
+const heading = (log: HTMLElement, n: number) =>
+  [...log.querySelectorAll('h2')].find((h) => h.textContent === `Answer ${n}`);
+const inView = (element: Element, log: HTMLElement) => {
+  const box = element.getBoundingClientRect();
+  const frameBox = log.getBoundingClientRect();
+  return box.bottom > frameBox.top && box.top < frameBox.bottom;
+};
+
+describe('a 1,000-turn conversation', () => {
+  it('opens at its end with only the newest groups mounted, every turn still in the text', async () => {
+    const { log } = setup();
+    await settle();
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    const last = heading(log, 500);
+    expect(last).toBeDefined();
+    expect(inView(last as Element, log)).toBe(true);
+    // Far groups are their turns' text: a few nodes per turn, not the whole rendered answer.
+    expect(log.querySelectorAll('*').length).toBeLessThan(5000);
+    expect(log.querySelectorAll('h2').length).toBeLessThan(40);
+    // Find-in-page and screen readers still reach the oldest turn.
+    expect(log.textContent).toContain('Question 1');
+    expect(log.textContent).toContain('bold** words for turn 1.');
+    expect(screen.getAllByRole('article', { name: 'Assistant' })).toHaveLength(500);
+  });
+
+  it('mounts a group as the reader scrolls to it, and lets the far ones go', async () => {
+    const { log } = setup();
+    await settle();
+    await act(async () => {
+      log.scrollTop = 0;
+      await frame();
+    });
+    await settle();
+    const first = heading(log, 1);
+    expect(first).toBeDefined();
+    expect(inView(first as Element, log)).toBe(true);
+    // The end of the thread is far away now: no longer mounted, still in the text.
+    expect(heading(log, 480)).toBeUndefined();
+    expect(log.textContent).toContain('bold** words for turn 480.');
+  });
+
+  it('keeps the reader in place when groups above them mount', async () => {
+    const { log } = setup();
+    await settle();
+    // Into the middle, well away from anything mounted so far.
+    await act(async () => {
+      log.scrollTop = log.scrollHeight / 2;
+      await frame();
+    });
+    await settle();
+    const anchor = [...log.querySelectorAll('h2')].find((h) => inView(h, log));
+    expect(anchor).toBeDefined();
+    const top = (anchor as Element).getBoundingClientRect().top;
+    // Scroll up by less than a screen: the group above mounts (its stand-in had an estimated
+    // size), and the heading moves by the scroll, not by the difference in size.
+    await act(async () => {
+      log.scrollTop -= 200;
+      await frame();
+    });
+    await settle();
+    expect((anchor as Element).isConnected).toBe(true);
+    expect(Math.abs((anchor as Element).getBoundingClientRect().top - (top + 200))).toBeLessThan(2);
+  });
+
+  it('follows a streaming answer, and a send from far up brings it into view', async () => {
+    const { log, store, user } = setup('long-markdown;speed=slow');
+    await settle();
+    await act(async () => {
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+      await frame();
+    });
+    await screen.findByRole('button', { name: 'Jump to latest' });
+    await user.click(screen.getByRole('textbox', { name: 'Message' }));
+    await user.keyboard('The newest question{Enter}');
+    await waitFor(() => expect(store.getState().status).toBe('streaming'));
+    await waitFor(() => expect(gapToBottom(log)).toBeLessThanOrEqual(1), { timeout: 5000 });
+    await waitFor(() => expect(store.getState().status).toBe('complete'), { timeout: 20_000 });
+    await settle();
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    const mine = screen.getByText('The newest question');
+    expect(inView(mine, log) || gapToBottom(log) <= 1).toBe(true);
+  });
+
+  it('"Jump to latest" from the top of the thread lands at its end', async () => {
+    const { log, user } = setup();
+    await settle();
+    await act(async () => {
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+      await frame();
+    });
+    await user.click(await screen.findByRole('button', { name: 'Jump to latest' }));
+    await waitFor(() => expect(gapToBottom(log)).toBeLessThanOrEqual(1), { timeout: 5000 });
+    await settle();
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    expect(inView(heading(log, 500) as Element, log)).toBe(true);
+  });
+
+  it('keeps a group holding the focus mounted when it scrolls far away', async () => {
+    const { log } = setup();
+    await settle();
+    await act(async () => {
+      log.scrollTop = 0;
+      await frame();
+    });
+    await settle();
+    const copy = screen.getAllByRole('button', { name: 'Copy' })[0] as HTMLElement;
+    copy.focus();
+    expect(document.activeElement).toBe(copy);
+    await act(async () => {
+      log.scrollTop = log.scrollHeight;
+      await frame();
+    });
+    await settle();
+    expect(copy.isConnected).toBe(true);
+    expect(document.activeElement).toBe(copy);
+    // Its neighbours that hold no focus went back to text.
+    expect(heading(log, 20)).toBeUndefined();
+  });
+});
