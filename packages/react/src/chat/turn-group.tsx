@@ -1,6 +1,7 @@
 import {
   memo,
   type ReactElement,
+  startTransition,
   type ReactNode,
   useEffect,
   useRef,
@@ -89,26 +90,25 @@ const canWindow = (): boolean =>
 type Listener = (near: boolean) => void;
 
 /**
- * Two observers for every group of every log on the page: "near" (a screen above and below:
- * mount before the reader gets there) and "far" (three screens: unmount once past it). The
- * gap between the two keeps a group at the edge from mounting and unmounting on every scroll.
+ * One observer for every group of every log on the page: a group mounts once it is within
+ * two screens of the viewport (before the reader gets there) and unmounts past that. One
+ * observer, not a "near" and a "far" one: the browser computes each observer's intersections
+ * for each of its targets on every frame that scrolls, ~250 targets in a 1,000-turn thread.
  */
-const watchers = new Map<string, { observer: IntersectionObserver; listeners: Map<Element, Listener> }>();
+let watcher: { observer: IntersectionObserver; listeners: Map<Element, Listener> } | null = null;
 
-function observe(kind: 'near' | 'far', element: Element, listener: Listener): () => void {
-  let watcher = watchers.get(kind);
-  if (watcher === undefined) {
+function observe(element: Element, listener: Listener): () => void {
+  if (watcher === null) {
     const listeners = new Map<Element, Listener>();
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting);
       },
-      // The viewport, not the log: a log fills most of it, and a root per log would need a
-      // ref here. Vertical margins in % are of the viewport's height.
-      { rootMargin: kind === 'near' ? '100% 0px' : '300% 0px' },
+      // The viewport, not the log: a log fills most of it, and a root per log would need an
+      // observer per log. Vertical margins in % are of the viewport's height.
+      { rootMargin: '200% 0px' },
     );
     watcher = { observer, listeners };
-    watchers.set(kind, watcher);
   }
   const { observer, listeners } = watcher;
   listeners.set(element, listener);
@@ -149,18 +149,14 @@ export const TurnGroup = memo(
     useEffect(() => {
       const element = ref.current;
       if (live || element === null || !canWindow()) return;
-      const stopNear = observe('near', element, (near) => {
-        if (near) setMounted(true);
-      });
-      const stopFar = observe('far', element, (near) => {
+      return observe(element, (near) => {
+        // A transition: React renders the group's turns in slices between frames, so a fast
+        // scroll keeps its frame rate and sees the stand-in text for a moment instead.
+        if (near) startTransition(() => setMounted(true));
         // Keep what the keyboard is in (an edit being written, a menu): unmounting would
         // drop the focus to the page.
-        if (!near && !element.contains(document.activeElement)) setMounted(false);
+        else if (!element.contains(document.activeElement)) setMounted(false);
       });
-      return () => {
-        stopNear();
-        stopFar();
-      };
     }, [live]);
 
     return (
