@@ -1,8 +1,8 @@
 import {
   memo,
   type ReactElement,
-  startTransition,
   type ReactNode,
+  startTransition,
   useEffect,
   useRef,
   useState,
@@ -64,22 +64,22 @@ export const estimateGroupHeight = (turns: readonly Turn[]): number =>
  */
 const StandIns = memo(
   function StandIns({ turns }: { readonly turns: readonly Turn[] }): ReactElement {
-  return (
-    <>
-      {turns.map((turn) =>
-        isToolResultsTurn(turn) ? null : (
-          <article
-            key={turn.id}
-            className={`ms-message ms-message--${turn.role} ms-message--stand-in`}
-            aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
-            data-turn-id={turn.id}
-          >
-            <p className="ms-message__text ms-chat__stand-in">{standInText(turn)}</p>
-          </article>
-        ),
-      )}
-    </>
-  );
+    return (
+      <>
+        {turns.map((turn) =>
+          isToolResultsTurn(turn) ? null : (
+            <article
+              key={turn.id}
+              className={`ms-message ms-message--${turn.role} ms-message--stand-in`}
+              aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
+              data-turn-id={turn.id}
+            >
+              <p className="ms-message__text ms-chat__stand-in">{standInText(turn)}</p>
+            </article>
+          ),
+        )}
+      </>
+    );
   },
   (a, b) => sameTurns(a.turns, b.turns),
 );
@@ -164,9 +164,7 @@ export const TurnGroup = memo(
         ref={ref}
         className="ms-chat__turns"
         data-windowed={show ? undefined : ''}
-        style={
-          live ? undefined : { containIntrinsicSize: `auto ${estimateGroupHeight(turns)}px` }
-        }
+        style={live ? undefined : { containIntrinsicSize: `auto ${estimateGroupHeight(turns)}px` }}
       >
         {show ? turns.map((turn, j) => renderTurn(turn, start + j)) : <StandIns turns={turns} />}
       </div>

@@ -78,9 +78,9 @@ describe('the windowed log', () => {
     const { log, groups } = setup();
     expect(groups()).toHaveLength(5);
     // The two newest groups are mounted: their answers rendered, with their actions.
-    expect(within(groups()[4] as HTMLElement).getAllByRole('button', { name: 'Copy' })).toHaveLength(
-      8,
-    );
+    expect(
+      within(groups()[4] as HTMLElement).getAllByRole('button', { name: 'Copy' }),
+    ).toHaveLength(8);
     expect(groups()[3]?.hasAttribute('data-windowed')).toBe(false);
     expect(groups()[3]?.querySelectorAll('.ms-chat__stand-in')).toHaveLength(0);
     // The older ones are their turns' text: readable and findable, no controls.
