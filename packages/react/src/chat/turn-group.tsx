@@ -17,7 +17,7 @@ import { userText } from './user-message.js';
  * but the newest skips layout and paint while off screen (`content-visibility`, styles.css),
  * and a group far from the viewport is not mounted at all (its turns' text stands in for them,
  * see `TurnGroup`). Small enough that mounting one as it scrolls into view fits in a frame,
- * large enough that a 1,000-turn thread is ~125 boxes, not 2,000. A turn stays in its group
+ * large enough that a thread of 1,000 questions and answers is 250 boxes, not 2,000. A turn stays in its group
  * for good (groups are by index), so nothing is re-parented as the thread grows.
  */
 export const TURNS_PER_GROUP = 8;
@@ -53,7 +53,7 @@ function estimateHeight(turn: Turn): number {
 }
 
 /** A group's size before it was ever laid out: `auto` keeps the measured one after that. */
-export const estimateGroupHeight = (turns: readonly Turn[]): number =>
+const estimateGroupHeight = (turns: readonly Turn[]): number =>
   turns.reduce((sum, turn) => sum + estimateHeight(turn), 0);
 
 /**
@@ -93,7 +93,7 @@ type Listener = (near: boolean) => void;
  * One observer for every group of every log on the page: a group mounts once it is within
  * two screens of the viewport (before the reader gets there) and unmounts past that. One
  * observer, not a "near" and a "far" one: the browser computes each observer's intersections
- * for each of its targets on every frame that scrolls, ~250 targets in a 1,000-turn thread.
+ * for each of its targets on every frame that scrolls: 250 in a thread of 1,000 answers.
  */
 let watcher: { observer: IntersectionObserver; listeners: Map<Element, Listener> } | null = null;
 
@@ -138,17 +138,24 @@ export interface TurnGroupProps {
  * was last laid out at (`contain-intrinsic-size: auto`, an estimate from the text before
  * that), so the scrollbar does not jump and browsers' scroll anchoring keeps the reader's
  * place when a group above them mounts. A group holding the focus stays mounted. Without
- * IntersectionObserver (jsdom, old engines) every group is mounted, as before windowing.
+ * IntersectionObserver (jsdom, old engines) every group mounts right after the first render.
  */
 export const TurnGroup = memo(
   function TurnGroup({ turns, live, eager, renderTurn, start }: TurnGroupProps): ReactElement {
     const ref = useRef<HTMLDivElement>(null);
-    const [mounted, setMounted] = useState(() => live || eager || !canWindow());
+    // The same first render on the server and in the browser (so hydration matches): the
+    // newest groups, and the others' stand-ins.
+    const [mounted, setMounted] = useState(live || eager);
     const show = mounted || live;
 
     useEffect(() => {
       const element = ref.current;
-      if (live || element === null || !canWindow()) return;
+      if (live || element === null) return;
+      // Nothing will say when the group is near: mount it now.
+      if (!canWindow()) {
+        setMounted(true);
+        return;
+      }
       return observe(element, (near) => {
         // A transition: React renders the group's turns in slices between frames, so a fast
         // scroll keeps its frame rate and sees the stand-in text for a moment instead.

@@ -3,6 +3,8 @@ import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
 import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
 import { withDefaultStyles } from '../browser-styles.js';
@@ -173,5 +175,37 @@ describe('a 1,000-turn conversation', () => {
     expect(document.activeElement).toBe(copy);
     // Its neighbours that hold no focus went back to text.
     expect(heading(log, 20)).toBeUndefined();
+  });
+
+  it('hydrates a server-rendered thread without a mismatch', async () => {
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 1024 },
+      initialMessages: history,
+    });
+    const container = document.createElement('div');
+    container.style.height = '600px';
+    // What a server renders: it has no IntersectionObserver (nor a window).
+    const observer = globalThis.IntersectionObserver;
+    (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = undefined;
+    try {
+      container.innerHTML = renderToString(<ChatStream store={store} />);
+    } finally {
+      globalThis.IntersectionObserver = observer;
+    }
+    document.body.append(container);
+    const errors: unknown[] = [];
+    let root: ReturnType<typeof hydrateRoot> | undefined;
+    await act(async () => {
+      root = hydrateRoot(container, <ChatStream store={store} />, {
+        onRecoverableError: (error) => errors.push(error),
+      });
+    });
+    await settle();
+    expect(errors).toEqual([]);
+    const log = container.querySelector<HTMLElement>('[role="log"]') as HTMLElement;
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    expect(heading(log, 500)).toBeDefined();
+    act(() => root?.unmount());
+    container.remove();
   });
 });
