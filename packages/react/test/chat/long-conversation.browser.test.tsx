@@ -49,6 +49,16 @@ function setup(scenario = 'spec-basic-text') {
   return { store, log, user: userEvent.setup() };
 }
 
+/** The thread opened (at its end), then scrolled to its start, and the groups there mounted. */
+async function openAtTop(log: HTMLElement) {
+  await settle();
+  await act(async () => {
+    log.scrollTop = 0;
+    await frame();
+  });
+  await settle();
+}
+
 const gapToBottom = (element: HTMLElement) =>
   element.scrollHeight - element.clientHeight - element.scrollTop;
 const heading = (log: HTMLElement, n: number) =>
@@ -78,12 +88,7 @@ describe('a 1,000-turn conversation', () => {
 
   it('mounts a group as the reader scrolls to it, and lets the far ones go', async () => {
     const { log } = setup();
-    await settle();
-    await act(async () => {
-      log.scrollTop = 0;
-      await frame();
-    });
-    await settle();
+    await openAtTop(log);
     const first = heading(log, 1);
     expect(first).toBeDefined();
     expect(inView(first as Element, log)).toBe(true);
@@ -157,12 +162,7 @@ describe('a 1,000-turn conversation', () => {
 
   it('keeps a group holding the focus mounted when it scrolls far away', async () => {
     const { log } = setup();
-    await settle();
-    await act(async () => {
-      log.scrollTop = 0;
-      await frame();
-    });
-    await settle();
+    await openAtTop(log);
     const copy = screen.getAllByRole('button', { name: 'Copy' })[0] as HTMLElement;
     copy.focus();
     expect(document.activeElement).toBe(copy);
