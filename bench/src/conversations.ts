@@ -154,7 +154,7 @@ export function conversationsTable(rows: readonly ConversationRow[]): string {
       'between keys) and Event Timing reports the keys whose input-to-next-paint took 16 ms or more ' +
       '(its lowest threshold); then the log is scrolled from top to bottom. The log is windowed ' +
       '(packages/react/src/chat/turn-group.tsx): groups of 8 turns more than two screens from ' +
-      'the viewport are their turns\' text, not mounted, so scrolling the whole log mounts and ' +
+      "the viewport are their turns' text, not mounted, so scrolling the whole log mounts and " +
       'unmounts every group on the way.',
   ].join('\n');
 }
