@@ -90,6 +90,64 @@ const canWindow = (): boolean =>
 type Listener = (near: boolean) => void;
 
 /**
+ * Scrolling faster than this (px per ms: ~500 px a frame) is a fling or a drag through the
+ * thread: groups that come near meanwhile wait (their text stands in) until it slows down,
+ * instead of mounting and unmounting a group every few frames on the way (the frames a
+ * fast scroll would drop). A reader's wheel or keys scroll far slower than this.
+ */
+const FAST_PX_PER_MS = 30;
+/** How long after the last fast scroll event the scrolling counts as settled. */
+const SETTLE_MS = 120;
+
+/** Groups that came near while the scrolling was fast: mounted once it settles. */
+const waiting = new Map<Element, () => void>();
+let fastUntil = 0;
+let last: { target: Element | null; top: number; time: number } = {
+  target: null,
+  top: 0,
+  time: 0,
+};
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+function flushWaiting(): void {
+  flushTimer = undefined;
+  const rest = fastUntil - performance.now();
+  if (rest > 0) {
+    flushTimer = setTimeout(flushWaiting, rest);
+    return;
+  }
+  const mounts = [...waiting.values()];
+  waiting.clear();
+  for (const mount of mounts) mount();
+}
+
+/** Any scroll on the page (capture phase): how fast its element's position moved. */
+function onScroll(event: Event): void {
+  const target = event.target instanceof Element ? event.target : document.scrollingElement;
+  if (target === null) return;
+  const time = performance.now();
+  const top = target.scrollTop;
+  // Scroll events come once a frame at most; a first one after a pause measures nothing
+  // (a single jump, Home or a click on "Jump to latest", is not a fling).
+  if (last.target === target && time - last.time < 100) {
+    const speed = Math.abs(top - last.top) / Math.max(1, time - last.time);
+    if (speed > FAST_PX_PER_MS) fastUntil = time + SETTLE_MS;
+  }
+  last = { target, top, time };
+}
+
+/** Mounts now, or once the scrolling settles if it is fast. */
+function mountWhenSettled(element: Element, mount: () => void): void {
+  if (performance.now() >= fastUntil) {
+    mount();
+    return;
+  }
+  waiting.set(element, mount);
+  if (flushTimer === undefined)
+    flushTimer = setTimeout(flushWaiting, fastUntil - performance.now());
+}
+
+/**
  * One observer for every group of every log on the page: a group mounts once it is within
  * two screens of the viewport (before the reader gets there) and unmounts past that. One
  * observer, not a "near" and a "far" one: the browser computes each observer's intersections
@@ -108,6 +166,7 @@ function observe(element: Element, listener: Listener): () => void {
       // observer per log. Vertical margins in % are of the viewport's height.
       { rootMargin: '200% 0px' },
     );
+    document.addEventListener('scroll', onScroll, { capture: true, passive: true });
     watcher = { observer, listeners };
   }
   const { observer, listeners } = watcher;
@@ -115,6 +174,7 @@ function observe(element: Element, listener: Listener): () => void {
   observer.observe(element);
   return () => {
     listeners.delete(element);
+    waiting.delete(element);
     observer.unobserve(element);
   };
 }
@@ -156,13 +216,18 @@ export const TurnGroup = memo(
         setMounted(true);
         return;
       }
+      // A transition: React renders the group's turns in slices between frames, so scrolling
+      // keeps its frame rate and sees the stand-in text for a moment instead.
+      const mount = () => startTransition(() => setMounted(true));
       return observe(element, (near) => {
-        // A transition: React renders the group's turns in slices between frames, so a fast
-        // scroll keeps its frame rate and sees the stand-in text for a moment instead.
-        if (near) startTransition(() => setMounted(true));
+        if (near) {
+          mountWhenSettled(element, mount);
+          return;
+        }
+        waiting.delete(element);
         // Keep what the keyboard is in (an edit being written, a menu): unmounting would
         // drop the focus to the page.
-        else if (!element.contains(document.activeElement)) setMounted(false);
+        if (!element.contains(document.activeElement)) setMounted(false);
       });
     }, [live]);
 

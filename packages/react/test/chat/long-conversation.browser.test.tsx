@@ -97,6 +97,36 @@ describe('a 1,000-turn conversation', () => {
     expect(log.textContent).toContain('bold** words for turn 480.');
   });
 
+  it('lets a fling pass over groups as their text, and mounts where it stops', async () => {
+    const { log } = setup();
+    await openAtTop(log);
+    const mountedBefore = log.querySelectorAll('.ms-chat__turns:not([data-windowed])').length;
+    // 1,000 px a frame down the thread, as a flick or a dragged scrollbar does.
+    let mountedOnTheWay = 0;
+    for (let i = 0; i < 30; i++) {
+      await act(async () => {
+        log.scrollTop += 1000;
+        await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      });
+      const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
+      mountedOnTheWay += shown.filter((g) => !g.hasAttribute('data-windowed')).length;
+    }
+    // What passed by stood in as text (a frame or two may catch a group mounted as it started).
+    expect(mountedOnTheWay).toBeLessThan(5);
+    expect(log.querySelectorAll('.ms-chat__turns:not([data-windowed])').length).toBeLessThanOrEqual(
+      mountedBefore + 1,
+    );
+    // Where it stopped mounts once the scrolling settles.
+    await waitFor(
+      () => {
+        const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown.every((g) => !g.hasAttribute('data-windowed'))).toBe(true);
+      },
+      { timeout: 3000 },
+    );
+  });
+
   it('keeps the reader in place when groups above them mount', async () => {
     const { log } = setup();
     await settle();
