@@ -127,6 +127,24 @@ describe('a 1,000-turn conversation', () => {
     );
   });
 
+  it('finds text in a group that is not mounted, which mounts once scrolled to', async () => {
+    const { log } = setup();
+    await settle();
+    expect(heading(log, 3)).toBeUndefined();
+    // Chromium's window.find searches the page as find-in-page does (it selects the match;
+    // scripted, it does not scroll, so the test scrolls to the match as find-in-page would).
+    const found = (window as Window & { find(text: string): boolean }).find('Question 3');
+    expect(found).toBe(true);
+    const match = window.getSelection()?.anchorNode?.parentElement;
+    expect(match?.closest('[data-windowed]')).not.toBeNull();
+    await act(async () => {
+      match?.scrollIntoView({ block: 'center' });
+      await frame();
+    });
+    await waitFor(() => expect(heading(log, 3)).toBeDefined(), { timeout: 3000 });
+    expect(inView(heading(log, 3) as Element, log)).toBe(true);
+  });
+
   it('keeps the reader in place when groups above them mount', async () => {
     const { log } = setup();
     await settle();
