@@ -133,7 +133,7 @@ describe('a 1,000-turn conversation', () => {
     expect(heading(log, 3)).toBeUndefined();
     // Chromium's window.find searches the page as find-in-page does (it selects the match;
     // scripted, it does not scroll, so the test scrolls to the match as find-in-page would).
-    const found = (window as Window & { find(text: string): boolean }).find('Question 3');
+    const found = (window as unknown as { find(text: string): boolean }).find('Question 3');
     expect(found).toBe(true);
     const match = window.getSelection()?.anchorNode?.parentElement;
     expect(match?.closest('[data-windowed]')).not.toBeNull();
