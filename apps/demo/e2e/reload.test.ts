@@ -18,11 +18,8 @@ import {
   send,
   waitForStatus,
 } from './support/browser.js';
+import { PNG } from './support/files.js';
 import { savedRecords, savedText, savedTurns } from './support/storage.js';
-
-/** A 1×1 PNG. */
-const PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mP8/x8AAwMCAO+ip1sAAAAASUVORK5CYII=';
 
 let browser: Browser;
 let demo: DemoPage | undefined;
