@@ -49,6 +49,24 @@ describe('persistence in IndexedDB', () => {
     expect(textOf(lastAnswer(after.getState()).stream)).toBe('Paris.');
   });
 
+  it('saves what changed before the saved conversation was read back', async () => {
+    const name = uniqueName();
+    const store = createChatStore({ request, batch: false, persist: { name } });
+    // At once, while IndexedDB is still being read: nothing was saved under this name.
+    store.getState().setMessages([
+      { role: 'user', content: 'Early question' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Early answer.' }] },
+    ]);
+    await store.restored;
+    await store.flush();
+    store.dispose();
+
+    const reread = createChatStore({ request, batch: false, persist: { name } });
+    await reread.restored;
+    expect(reread.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+    expect(reread.getState().turns[0]).toMatchObject({ content: 'Early question' });
+  });
+
   it('writes one turn at a time, not the whole conversation', async () => {
     const name = uniqueName();
     const { fetch } = scriptedFetch(
