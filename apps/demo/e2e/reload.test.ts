@@ -207,14 +207,14 @@ describe('the demo after a page reload', () => {
   });
 
   it('says when the browser refuses to save, and keeps the conversation on the page', async () => {
-    const page = await open('fixture=spec-basic-text&speed=fast', (target) =>
+    const page = await open('fixture=spec-basic-text&speed=fast', async (target) => {
       // Every IndexedDB write fails the way a full disk makes it fail.
-      target.addInitScript(() => {
+      await target.addInitScript(() => {
         IDBObjectStore.prototype.put = () => {
           throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
         };
-      }),
-    );
+      });
+    });
     await send(page, 'Hello there');
     await waitForStatus(lastAnswer(page), ['complete']);
     const problem = page.getByText(/^Could not save the conversations in this browser/);
