@@ -35,8 +35,9 @@ export const JsonView: (props: JsonViewProps) => ReactElement = toolParts.part(
   'JsonView',
   (parts) => parts.JsonViewBody,
   ({ className, label, busy }) => (
-    <div className={className ? `ms-json ${className}` : 'ms-json'}>
-      <p className="ms-tool__empty" aria-label={label} aria-busy={busy || undefined}>
+    // biome-ignore lint/a11y/useSemanticElements: a named group standing in for the view, not a form's fieldset.
+    <div role="group" aria-label={label} className={className ? `ms-json ${className}` : 'ms-json'}>
+      <p className="ms-tool__empty" aria-busy={busy || undefined}>
         Loading…
       </p>
     </div>

@@ -49,6 +49,7 @@ export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
     pick: (loaded: M) => ComponentType<P>,
     fallback: (props: P) => ReactNode,
   ) => {
+    // biome-ignore lint/correctness/noComponentHookFactories: made once per part at module level (never during a render), so each part is one stable component.
     function Part(props: P): ReactElement {
       const [arrived, setArrived] = useState<M | undefined>(parts);
       const current = parts ?? arrived;
