@@ -2,21 +2,25 @@ import { setOwn } from './object.js';
 import type { MessageFields } from './protocol.js';
 import type { BlockState, LiveMessage } from './state.js';
 
-/** How many blocks at the end of the content an event may change without copying the rest. */
+/**
+ * How many blocks a message holds as a plain array, copied on every event (a copy this
+ * small costs less than the bookkeeping below). Past it, the message keeps its blocks in a
+ * `Store`, so an event costs the same at any number of blocks.
+ */
+const ARRAY_BLOCKS = 64;
+/** How many blocks at the end of a `Store` an event may change without copying the rest. */
 const TAIL = 8;
 
 /**
- * A live message's content as the reducer keeps it, so that an event costs the same at any
- * number of blocks. Blocks before `settled` live in `head`, an array shared (append-only) by
- * the successive states of a stream: each state reads only its own first `settled` entries,
- * so appending past them changes nothing any earlier state shows. The last few blocks, where
- * deltas land, are in `tail`, copied when one changes. `message.content` is built from both
- * when first read and kept, so repeated reads return the same array.
- *
- * A change to a block further back than `TAIL` (the API streams blocks one after another,
- * so only a reordered stream does that) copies the content once.
+ * The blocks of a large live message. Blocks before `settled` live in `head`, an array
+ * shared (append-only) by the successive states of a stream: each state reads only its own
+ * first `settled` entries, so appending past them changes nothing an earlier state shows.
+ * The last few blocks, where deltas land, are in `tail`, copied when one changes.
+ * `message.content` is built from both when first read and kept, so repeated reads of one
+ * state return the same array. A change to a block further back than `TAIL` (the API
+ * streams blocks one after another, so only a reordered stream does that) copies them all.
  */
-export class Content {
+class Store {
   array: readonly BlockState[] | undefined;
 
   constructor(
@@ -27,7 +31,7 @@ export class Content {
     readonly tail: readonly BlockState[],
   ) {}
 
-  get size(): number {
+  get length(): number {
     return this.settled + this.tail.length;
   }
 
@@ -41,99 +45,125 @@ export class Content {
   }
 }
 
-/** Content of these blocks: the last one in the tail, where the next delta lands. */
-export function contentFrom(fields: MessageFields, blocks: readonly BlockState[]): Content {
+/** A store of these blocks, the last one in the tail, where the next delta lands. */
+function storeOf(fields: MessageFields, blocks: readonly BlockState[]): Store {
   const split = Math.max(0, blocks.length - 1);
-  return new Content(fields, blocks.slice(0, split), split, blocks.slice(split));
+  return new Store(fields, blocks.slice(0, split), split, blocks.slice(split));
 }
 
 const CONTENT_PROPERTY: PropertyDescriptor = {
-  get(this: LiveContentMessage) {
-    return LiveContentMessage.contentOf(this)?.blocks();
+  get(this: StoredMessage) {
+    return StoredMessage.storeOf(this)?.blocks();
   },
-  set(this: LiveContentMessage, blocks: readonly BlockState[]) {
+  set(this: StoredMessage, blocks: readonly BlockState[]) {
     // State is not meant to be written, but a write must behave as on a plain object.
-    LiveContentMessage.replace(this, blocks);
+    StoredMessage.replace(this, blocks);
   },
   enumerable: true,
   configurable: true,
 };
 
 /**
- * A message whose `content` is materialized from its `Content` when read. `content` is an
- * own, enumerable property, so spreads, `toEqual`, `JSON.stringify` and `structuredClone` see
- * the array as on any plain message. A class, so the `Content` rides in a private field
- * (invisible to all of those) and every instance shares one accessor and one V8 shape: that
- * makes an event as cheap as the plain copy it replaces (a closure getter per message or a
- * side table costs several times more).
+ * A large message, whose `content` is built from its `Store` when read. `content` is an own,
+ * enumerable property, so spreads, `toEqual`, `JSON.stringify` and `structuredClone` see the
+ * array as on any plain message. A class, so the store rides in a private field (invisible
+ * to all of those) and every instance shares one accessor and one V8 shape (a getter
+ * closure per message or a side table costs several times more per event).
  */
-class LiveContentMessage {
-  #content: Content;
+class StoredMessage {
+  #store: Store;
 
-  constructor(content: Content) {
-    const fields = content.fields;
+  constructor(store: Store) {
+    const fields = store.fields;
     if (Object.hasOwn(fields, '__proto__')) {
       // A field from the wire stays a field (assigning it would swap the prototype).
       for (const key of Object.keys(fields)) setOwn(this as never, key, fields[key]);
     } else {
       Object.assign(this, fields);
     }
-    this.#content = content;
+    this.#store = store;
     Object.defineProperty(this, 'content', CONTENT_PROPERTY);
   }
 
-  static contentOf(message: object): Content | undefined {
-    return #content in message ? message.#content : undefined;
+  static storeOf(message: object): Store | undefined {
+    return message instanceof StoredMessage ? message.#store : undefined;
   }
 
-  static replace(message: LiveContentMessage, blocks: readonly BlockState[]): void {
-    const content = contentFrom(message.#content.fields, blocks);
-    content.array = blocks;
-    message.#content = content;
+  static replace(message: StoredMessage, blocks: readonly BlockState[]): void {
+    const store = storeOf(message.#store.fields, blocks);
+    store.array = blocks;
+    message.#store = store;
   }
 }
 
-export const liveMessage = (content: Content): LiveMessage =>
-  new LiveContentMessage(content) as unknown as LiveMessage;
+const stored = (store: Store): LiveMessage => new StoredMessage(store) as unknown as LiveMessage;
 
-/** The `Content` of a message: its own when the reducer made it, else one built once from it. */
-export function contentOf(message: LiveMessage): Content {
-  const own = LiveContentMessage.contentOf(message);
-  if (own !== undefined) return own;
-  const { content, ...fields } = message;
-  return contentFrom(fields, Array.isArray(content) ? content : []);
+/**
+ * What the reducer reads a message's blocks through: the array itself while it is small,
+ * the store once it is large.
+ */
+export type Blocks = readonly BlockState[] | Store;
+
+export const blocksOf = (message: LiveMessage): Blocks =>
+  StoredMessage.storeOf(message) ?? message.content;
+
+/** A message of these fields (no `content`) and blocks. */
+export const messageOf = (fields: MessageFields, blocks: readonly BlockState[]): LiveMessage =>
+  blocks.length < ARRAY_BLOCKS ? { ...fields, content: blocks } : stored(storeOf(fields, blocks));
+
+/** The message's fields without its content. */
+export function fieldsOf(message: LiveMessage): MessageFields {
+  const store = StoredMessage.storeOf(message);
+  if (store !== undefined) return store.fields;
+  const { content: _content, ...fields } = message;
+  return fields;
 }
 
-export function withFields(content: Content, fields: MessageFields): Content {
-  const next = new Content(fields, content.head, content.settled, content.tail);
-  next.array = content.array;
-  return next;
+/** The message with other fields (a complete set, without `content`) and the same blocks. */
+export function withFields(message: LiveMessage, fields: MessageFields): LiveMessage {
+  const store = StoredMessage.storeOf(message);
+  if (store === undefined) return { ...fields, content: message.content };
+  const next = new Store(fields, store.head, store.settled, store.tail);
+  next.array = store.array;
+  return stored(next);
 }
 
-/** The content with the block at `position` replaced. */
-export function replaced(content: Content, position: number, block: BlockState): Content {
-  const { fields, head, settled } = content;
+/** The message with the block at `position` replaced: what every delta does. */
+export function replaced(message: LiveMessage, position: number, block: BlockState): LiveMessage {
+  const store = StoredMessage.storeOf(message);
+  if (store === undefined) {
+    // V8's fastest copy of a plain message: a bare spread, then one store.
+    const next: { -readonly [K in keyof LiveMessage]: LiveMessage[K] } = { ...message };
+    const content = message.content.slice();
+    content[position] = block;
+    next.content = content;
+    return next;
+  }
+  const { fields, head, settled } = store;
   if (position >= settled) {
-    const tail = content.tail.slice();
+    const tail = store.tail.slice();
     tail[position - settled] = block;
-    return new Content(fields, head, settled, tail);
+    return stored(new Store(fields, head, settled, tail));
   }
-  const blocks = content.blocks().slice();
+  const blocks = store.blocks().slice();
   blocks[position] = block;
-  return contentFrom(fields, blocks);
+  return stored(storeOf(fields, blocks));
 }
 
-/** The content with `block` inserted at `position` (at the end, in a stream in order). */
-export function inserted(content: Content, position: number, block: BlockState): Content {
-  const { fields, settled, tail } = content;
-  if (position !== content.size) {
-    const blocks = content.blocks().slice();
+/** The message with `block` inserted at `position` (the end, in a stream in order). */
+export function inserted(message: LiveMessage, position: number, block: BlockState): LiveMessage {
+  const store = StoredMessage.storeOf(message);
+  if (store === undefined || position !== store.length) {
+    const blocks = (store?.blocks() ?? message.content).slice();
     blocks.splice(position, 0, block);
-    return contentFrom(fields, blocks);
+    return store === undefined && blocks.length < ARRAY_BLOCKS
+      ? { ...message, content: blocks }
+      : stored(storeOf(fieldsOf(message), blocks));
   }
-  if (tail.length < TAIL) return new Content(fields, content.head, settled, [...tail, block]);
+  const { fields, settled, tail } = store;
+  if (tail.length < TAIL) return stored(new Store(fields, store.head, settled, [...tail, block]));
   // Another state reduced from an older one already appended past ours: branch off once.
-  const head = content.head.length === settled ? content.head : content.head.slice(0, settled);
+  const head = store.head.length === settled ? store.head : store.head.slice(0, settled);
   for (const entry of tail) head.push(entry);
-  return new Content(fields, head, settled + tail.length, [block]);
+  return stored(new Store(fields, head, settled + tail.length, [block]));
 }

@@ -1,9 +1,9 @@
 import {
-  type Content,
-  contentFrom,
-  contentOf,
+  type Blocks,
+  blocksOf,
+  fieldsOf,
   inserted,
-  liveMessage,
+  messageOf,
   replaced,
   withFields,
 } from './content.js';
@@ -203,7 +203,7 @@ function startMessage(state: StreamState, wire: unknown, event: StreamEvent): St
   const blocks = Array.isArray(content)
     ? content.map((block, index) => createBlockState(index, block, 'complete'))
     : [];
-  const message = liveMessage(contentFrom(fields, blocks));
+  const message = messageOf(fields, blocks);
   if (state.message === null) return { ...state, message };
   if (state.message.id === '' && placeholderOf(state)) {
     // Content came first (a proxy reordered or dropped events) and an empty message was
@@ -241,8 +241,7 @@ function fillPlaceholder(
   started: Record<string, unknown>,
   blocks: readonly BlockState[],
 ): LiveMessage {
-  const content = contentOf(placeholder);
-  const next: Record<string, unknown> = { ...content.fields };
+  const next: Record<string, unknown> = { ...fieldsOf(placeholder) };
   for (const key of Object.keys(started)) {
     if (key === 'usage') continue;
     const value = started[key];
@@ -255,11 +254,11 @@ function fillPlaceholder(
       setOwn(next, key, value);
     }
   }
-  next.usage = mergeUsage(started.usage as Usage, content.fields.usage);
+  next.usage = mergeUsage(started.usage as Usage, placeholder.usage);
   const fields = next as MessageFields;
-  return liveMessage(
-    content.size === 0 ? contentFrom(fields, blocks) : withFields(content, fields),
-  );
+  return blocksOf(placeholder).length === 0
+    ? messageOf(fields, blocks)
+    : withFields(placeholder, fields);
 }
 
 /** Content can arrive before `message_start` (a proxy that dropped it): keep it anyway. */
@@ -277,9 +276,9 @@ function withMessage(state: StreamState, event: StreamEvent): StreamState {
 
 function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): StreamState {
   const withMsg = withMessage(state, event);
-  const content = contentOf(withMsg.message as LiveMessage);
+  const message = withMsg.message as LiveMessage;
   const { type: _type, delta, usage, ...extra } = event;
-  const next: Record<string, unknown> = { ...content.fields };
+  const next: Record<string, unknown> = { ...fieldsOf(message) };
   // Fields a delta may set; a null never erases what an earlier delta said (the same rule
   // as usage), and the message's own structure (content, usage) is never replaced. A
   // `__proto__` key from the wire is a field like any other, never a prototype.
@@ -289,8 +288,8 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
       setOwn(next, key, value);
     }
   }
-  next.usage = mergeUsage(content.fields.usage, usage);
-  return { ...withMsg, message: liveMessage(withFields(content, next as MessageFields)) };
+  next.usage = mergeUsage(message.usage, usage);
+  return { ...withMsg, message: withFields(message, next as MessageFields) };
 }
 
 const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
@@ -327,12 +326,12 @@ export function settleBlocks(message: LiveMessage): LiveMessage {
  * Position of the block with wire index `index`, or -1. Blocks are kept in index order, so
  * a search costs O(log blocks) when the index is not the position.
  */
-function findBlock(content: Content, index: number): number {
+function findBlock(content: Blocks, index: number): number {
   // An event without a valid index (a proxy mangled it) matches no block.
   if (!Number.isInteger(index)) return -1;
   if (content.at(index)?.index === index) return index;
   let low = 0;
-  let high = content.size - 1;
+  let high = content.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
     const found = (content.at(middle) as BlockState).index;
@@ -344,19 +343,14 @@ function findBlock(content: Content, index: number): number {
 }
 
 /** The content of the state's message, and the position of block `index` in it (or -1). */
-function locate(state: StreamState, index: number): [Content | null, number] {
-  const content = state.message && contentOf(state.message);
+function locate(state: StreamState, index: number): [Blocks | null, number] {
+  const content = state.message && blocksOf(state.message);
   return [content, content ? findBlock(content, index) : -1];
 }
 
-function replaceBlock(
-  state: StreamState,
-  content: Content,
-  position: number,
-  block: BlockState,
-): StreamState {
+function replaceBlock(state: StreamState, position: number, block: BlockState): StreamState {
   // This runs for every delta: a literal of the usual shape is V8's fastest copy.
-  const message = liveMessage(replaced(content, position, block));
+  const message = replaced(state.message as LiveMessage, position, block);
   if (
     state.attempts !== undefined ||
     state.diagnosticsDropped !== undefined ||
@@ -411,7 +405,8 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
       `Block type ${block.block.type} is not known to this version; kept as it came.`,
     );
   }
-  const content = contentOf(next.message as LiveMessage);
+  const message = next.message as LiveMessage;
+  const content = blocksOf(message);
   if (findBlock(content, event.index) !== -1) {
     // A repeated start would otherwise erase what the first one collected: keep the first.
     return diagnose(
@@ -421,15 +416,14 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
       event,
     );
   }
-  let position = content.size;
+  let position = content.length;
   while (position > 0 && (content.at(position - 1) as BlockState).index > event.index) position--;
-  const added = inserted(content, position, block);
+  const added = inserted(message, position, block);
   const serving = block.block.type === 'fallback' ? fallbackModel(block.block) : undefined;
   return {
     ...next,
-    message: liveMessage(
-      serving === undefined ? added : withFields(added, { ...added.fields, model: serving }),
-    ),
+    message:
+      serving === undefined ? added : withFields(added, { ...fieldsOf(added), model: serving }),
   };
 }
 
@@ -456,9 +450,9 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
       event,
     );
   }
-  const block = (content as Content).at(position) as BlockState;
+  const block = (content as Blocks).at(position) as BlockState;
   if (block.status === 'complete') return state;
-  let next = replaceBlock(state, content as Content, position, { ...block, status: 'complete' });
+  let next = replaceBlock(state, position, { ...block, status: 'complete' });
   if (block.inputError) {
     next = diagnose(
       next,
@@ -479,17 +473,16 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
       event,
     );
   }
-  const current = (content as Content).at(position) as BlockState;
+  const current = (content as Blocks).at(position) as BlockState;
   const delta = event.delta;
   const updated = deltaApplier(current, delta);
-  if (updated !== undefined) return replaceBlock(state, content as Content, position, updated);
+  if (updated !== undefined) return replaceBlock(state, position, updated);
 
   const known = delta !== null && typeof delta === 'object' && KNOWN_DELTA_TYPES.has(delta.type);
   const others = current.otherDeltas ?? [];
   // Bounded like diagnostics, for the same reason; the count says how many were not kept.
   const kept = replaceBlock(
     state,
-    content as Content,
     position,
     others.length < MAX_DIAGNOSTICS
       ? { ...current, otherDeltas: [...others, delta] }

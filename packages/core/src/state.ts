@@ -43,9 +43,9 @@ export interface BlockState<B extends ContentBlock = ContentBlock> {
 }
 
 /**
- * The message being streamed: the API's `Message`, with live blocks as its content. On a
- * message the reducer made, `content` is built from the reducer's own (shared) store of the
- * blocks the first time it is read and then kept, so an event never copies every block; it
+ * The message being streamed: the API's `Message`, with live blocks as its content. Past 64
+ * blocks, `content` is built from the reducer's own store of the blocks (shared by successive
+ * states) the first time it is read and then kept, so an event never copies every block; it
  * is an own enumerable property like any other, so spreads, JSON and structured clones see
  * the array.
  */

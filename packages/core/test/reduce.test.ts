@@ -492,11 +492,7 @@ describe('reduceStream: keys from the wire are data', () => {
       ),
     ]);
     const message = state.message as Record<string, unknown> & { usage: Record<string, unknown> };
-    // The live message is an instance of the reducer's own class (its content is read
-    // lazily): the wire's `__proto__` must not have replaced that prototype either.
-    const clean = run([start(), messageDelta({ stop_reason: 'end_turn' })]).message;
-    expect(Object.getPrototypeOf(message)).toBe(Object.getPrototypeOf(clean));
-    expect(Object.getPrototypeOf(Object.getPrototypeOf(message))).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(message)).toBe(Object.prototype);
     expect(message.container).toBeUndefined();
     expect(Object.getPrototypeOf(message.usage)).toBe(Object.prototype);
     expect(message.usage.server_tool_use).toBeUndefined();
@@ -538,6 +534,8 @@ describe('reduceStream: bounded cost', () => {
     });
   });
 });
+
+const wireEvent = (json: string): StreamEvent => JSON.parse(json) as StreamEvent;
 
 describe('reduceStream: cost per event at any number of blocks', () => {
   const withBlocks = (count: number): StreamState => {
@@ -611,6 +609,32 @@ describe('reduceStream: cost per event at any number of blocks', () => {
     // Unchanged blocks keep their identity across states and branches.
     expect(blocks(branch)[3]).toBe(blocks(base)[3]);
     expect(blocks(states[20] as StreamState)[45]).toBe(blocks(states[6] as StreamState)[45]);
+  });
+
+  it('a large message keeps __proto__ from the wire a field, and its fields through deltas', () => {
+    const state = run(
+      [
+        wireEvent(
+          '{"type":"message_delta","delta":{"stop_reason":"end_turn","__proto__":{"container":"evil"}},"usage":{"output_tokens":3}}',
+        ),
+        blockStart(200, { type: 'text', text: '' }),
+        text(200, 'last'),
+      ],
+      withBlocks(200),
+    );
+    const message = state.message as Record<string, unknown>;
+    expect(message.container).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(message, '__proto__')?.value).toEqual({
+      container: 'evil',
+    });
+    expect(message.stop_reason).toBe('end_turn');
+    expect(message.usage).toEqual({
+      input_tokens: 25,
+      output_tokens: 3,
+      cache_read_input_tokens: 7,
+    });
+    expect(blocks(state)).toHaveLength(201);
+    expect(blocks(state)[200]?.block).toEqual({ type: 'text', text: 'last' });
   });
 
   it('content reads as a plain array: the same one each read, for spreads, JSON and clones', () => {
