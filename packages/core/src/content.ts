@@ -55,10 +55,6 @@ const CONTENT_PROPERTY: PropertyDescriptor = {
   get(this: StoredMessage) {
     return StoredMessage.storeOf(this)?.blocks();
   },
-  set(this: StoredMessage, blocks: readonly BlockState[]) {
-    // State is not meant to be written, but a write must behave as on a plain object.
-    StoredMessage.replace(this, blocks);
-  },
   enumerable: true,
   configurable: true,
 };
@@ -87,12 +83,6 @@ class StoredMessage {
 
   static storeOf(message: object): Store | undefined {
     return message instanceof StoredMessage ? message.#store : undefined;
-  }
-
-  static replace(message: StoredMessage, blocks: readonly BlockState[]): void {
-    const store = storeOf(message.#store.fields, blocks);
-    store.array = blocks;
-    message.#store = store;
   }
 }
 
