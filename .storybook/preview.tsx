@@ -1,5 +1,6 @@
 import '@message-stream/react/styles.css';
 import { createMockHandlers } from '@message-stream/mock';
+import { preloadParts } from '@message-stream/react';
 import type { Decorator, Preview } from '@storybook/react-vite';
 import { setupWorker } from 'msw/browser';
 import { mswLoader } from 'msw-storybook-addon/csf3';
@@ -39,7 +40,10 @@ const withTheme: Decorator = (Story, { globals }) => {
 const preview: Preview = {
   // A docs page per story file: its component's props table (from the types) and its stories.
   tags: ['autodocs'],
-  loaders: [mswLoader(startWorker)],
+  // The parts @message-stream/react loads on demand (the open tool card, the server tool
+  // results, the thread list) are loaded before a story renders: the stories show the parts,
+  // and their play functions read them on the first render.
+  loaders: [mswLoader(startWorker), () => preloadParts()],
   decorators: [withTheme],
   initialGlobals: { theme: 'light' },
   globalTypes: {

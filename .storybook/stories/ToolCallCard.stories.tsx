@@ -325,7 +325,11 @@ export const LargeInput: Story = {
     },
   },
   play: async ({ canvas, canvasElement }) => {
-    await expect(canvas.getByRole('button', { name: 'Show all' })).toBeVisible();
+    // Streaming: a bounded slice, and no "Show all" until the input is complete.
+    await expect(
+      canvas.getByText('Showing the start of a large value while it arrives.'),
+    ).toBeVisible();
+    await expect(canvas.queryByRole('button', { name: 'Show all' })).toBeNull();
     await expect((code(canvasElement)?.textContent ?? '').length).toBeLessThan(50_000);
   },
 };

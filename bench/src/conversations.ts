@@ -152,7 +152,10 @@ export function conversationsTable(rows: readonly ConversationRow[]): string {
       'mounted page has painted twice (ms since navigation). Frame task: a main-thread task that ' +
       'ran a pre-paint or paint. After the answer, the composer is typed into (Playwright, 40 ms ' +
       'between keys) and Event Timing reports the keys whose input-to-next-paint took 16 ms or more ' +
-      '(its lowest threshold); then the log is scrolled from top to bottom.',
+      '(its lowest threshold); then the log is scrolled from top to bottom. The log is windowed ' +
+      '(packages/react/src/chat/turn-group.tsx): groups of 8 turns more than two screens from ' +
+      "the viewport are their turns' text, not mounted, so scrolling the whole log mounts and " +
+      'unmounts every group on the way.',
   ].join('\n');
 }
 

@@ -54,8 +54,12 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // event no longer copies every block (defect 5). Shrinking core to its budgets is still open.
   [core]: 17_500,
   [CORE_REDUCER_ROW]: 9_600,
-  // React's main entry with the shell, the conversation store and its parts: 34.0 kB.
-  [react]: 34_100,
+  // React's main entry with the shell, the conversation store and its parts: 32.3 kB (34.0 kB
+  // before the open tool card, the JSON view, the server tool results and the thread list
+  // moved to chunks loaded on demand). The rest of the way to 20 kB is in the modules every
+  // first paint reaches today (the store's tool loop and persistence, the stream details
+  // popover, citations, code blocks, resume and stop-reason notices), which are not lazy yet.
+  [react]: 32_300,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
@@ -242,6 +246,8 @@ async function bundle(spec: SizeSpec): Promise<Bundle> {
     },
     bundle: true,
     write: false,
+    // Metafile paths are relative to this, whatever the working directory (the bench, Vitest).
+    absWorkingDir: benchDir,
     outdir: join(benchDir, '.size-out'),
     format: 'esm',
     // Dynamic imports become chunks of their own: loaded on demand, reported apart.
@@ -328,6 +334,31 @@ export async function moduleBreakdown(spec: SizeSpec = OUR_SPECS[0] as SizeSpec)
     .filter((m) => m.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes);
   return modules;
+}
+
+/**
+ * Which modules of a row's bundle load with its entry and which only on demand (repository
+ * paths, as in `moduleBreakdown`): the size test checks that what is meant to be lazy stays so.
+ */
+export async function chunkModules(
+  spec: SizeSpec,
+): Promise<{ entry: readonly string[]; lazy: readonly string[] }> {
+  const { metafile } = await bundle(spec);
+  const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.js'));
+  const entryPath = outputs.find(([, o]) => o.entryPoint?.endsWith(STDIN_ENTRY))?.[0];
+  const loaded = new Set(
+    (metafile.outputs[entryPath as string]?.imports ?? [])
+      .filter((i) => i.kind === 'import-statement')
+      .map((i) => i.path),
+  );
+  if (entryPath !== undefined) loaded.add(entryPath);
+  const name = (path: string) => relative(repoDir, join(benchDir, path));
+  const modules = (lazy: boolean) =>
+    outputs
+      .filter(([path]) => loaded.has(path) !== lazy)
+      .flatMap(([, o]) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0))
+      .map(([path]) => name(path));
+  return { entry: modules(false), lazy: modules(true) };
 }
 
 export const formatKb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;

@@ -5,7 +5,14 @@
  * build first (`pnpm test` does).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatKb, measureSizes, SIZE_LIMITS, type SizeRow } from '../src/size.js';
+import {
+  chunkModules,
+  formatKb,
+  measureSizes,
+  OUR_SPECS,
+  SIZE_LIMITS,
+  type SizeRow,
+} from '../src/size.js';
 
 let rows: SizeRow[] = [];
 
@@ -23,4 +30,28 @@ describe('size budgets (min+gzip, 1 kB = 1000 B)', () => {
       `${name} is ${formatKb(gzip)} min+gzip (${gzip} B), over its limit of ${formatKb(budget)} (${budget} B)`,
     ).toBeLessThanOrEqual(budget);
   });
+});
+
+describe("react's main entry", () => {
+  // What a first paint does not need: the open tool card, the JSON view, the server tool
+  // results and the thread list come in a chunk of their own (packages/react/src/components/
+  // tool-parts.ts, thread-list-body.tsx). A static import of any of them would pull it back.
+  const ON_DEMAND = [
+    'json-view-body.js',
+    'tool-call-panel.js',
+    'server-tool-result-body.js',
+    'web-search-results-body.js',
+    'thread-list-body.js',
+  ].map((file) => `packages/react/dist/components/${file}`);
+
+  it('loads the tool parts and the thread list on demand, not with the entry', async () => {
+    const spec = OUR_SPECS.find((s) => s.name === '@message-stream/react');
+    expect(spec, 'no size spec for @message-stream/react').toBeDefined();
+    const { entry, lazy } = await chunkModules(spec as (typeof OUR_SPECS)[number]);
+    expect(entry.filter((module) => ON_DEMAND.includes(module))).toEqual([]);
+    for (const module of ON_DEMAND) expect(lazy).toContain(module);
+    // The light halves stay in the entry: the tool row, and the wrappers that load the rest.
+    expect(entry).toContain('packages/react/dist/components/tool-call-card.js');
+    expect(entry).toContain('packages/react/dist/components/json-view.js');
+  }, 60_000);
 });

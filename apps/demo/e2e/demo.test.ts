@@ -3,19 +3,24 @@
  * user sees of a streamed answer, its thinking, a tool call, a dropped connection, Stop and a
  * revoked key.
  */
-import type { Browser } from 'playwright';
+import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   answerText,
   button,
+  composerField,
+  conversation,
   type DemoPage,
   lastAnswer,
   launchChromium,
   openDemo,
   pickScenario,
+  STEP_MS,
   send,
+  statusOf,
   waitForStatus,
 } from './support/browser.js';
+import { PNG } from './support/files.js';
 import {
   fixtureText,
   fixtureToolInput,
@@ -25,6 +30,9 @@ import {
 import { snapshots, startRecording } from './support/recorder.js';
 
 const ENDED = ['complete', 'interrupted', 'error', 'aborted'];
+
+/** How much of the last answer's text the page shows now. */
+const snapshotLength = async (page: Page) => (await answerText(lastAnswer(page))).length;
 
 let browser: Browser;
 let demo: DemoPage;
@@ -195,6 +203,73 @@ describe('the built demo', () => {
     await threads.getByRole('button', { name: /^Hello there/ }).click();
     await page.getByText('Hello there').first().waitFor({ state: 'visible' });
     await expect(page.getByText('What shall we try?').count()).resolves.toBe(0);
+  });
+
+  it('keeps streaming an answer in a thread switched away from', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'long-markdown', speed: 'realistic' });
+    await send(page, 'Explain how to build a streaming chat UI.');
+    await expect
+      .poll(async () => (await answerText(lastAnswer(page))).length, { timeout: STEP_MS })
+      .toBeGreaterThan(0);
+    const threads = page.getByRole('navigation', { name: 'Conversations' });
+    const left = await snapshotLength(page);
+    await threads.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByText('What shall we try?').waitFor({ state: 'visible' });
+    // Away from it for a moment, then back: it went on (no Stop), and goes on still.
+    await page.waitForTimeout(1_000);
+    await threads.getByRole('button', { name: /^Explain how to build/ }).click();
+    await expect(statusOf(lastAnswer(page))).resolves.toBe('streaming');
+    expect(await snapshotLength(page)).toBeGreaterThan(left);
+    await expect(lastAnswer(page).getByText('Stopped', { exact: true }).count()).resolves.toBe(0);
+  });
+
+  it('takes a pasted image and dropped files in the composer, refusing others by name', async () => {
+    const { page } = demo;
+    await pickScenario(page, { fixture: 'spec-basic-text', speed: 'fast' });
+    // Real clipboard and drag events with files, as Chromium dispatches them.
+    await composerField(page).evaluate((field, png) => {
+      const data = new DataTransfer();
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      data.items.add(new File([bytes], 'shot.png', { type: 'image/png' }));
+      field.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, PNG);
+    await button(page, 'Remove shot.png').waitFor();
+    const dropped = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['Buy milk.'], 'notes.txt', { type: 'text/plain' }));
+      data.items.add(new File(['MZ'], 'tool.exe', { type: 'application/x-msdownload' }));
+      return data;
+    });
+    const composer = page.locator('form.ms-composer');
+    await composer.dispatchEvent('dragover', { dataTransfer: dropped });
+    await composer.dispatchEvent('drop', { dataTransfer: dropped });
+    await button(page, 'Remove notes.txt').waitFor();
+    await expect(composer.getByRole('alert').textContent()).resolves.toContain(
+      'tool.exe cannot be attached',
+    );
+    await expect(button(page, 'Remove tool.exe').count()).resolves.toBe(0);
+
+    const request = page.waitForRequest((r) => r.url().endsWith('/v1/messages'));
+    await send(page, 'What are these?');
+    const body = JSON.parse((await request).postData() ?? '{}') as {
+      messages: { content: { type: string }[] }[];
+    };
+    expect(body.messages[0]?.content.map((block) => block.type)).toEqual([
+      'image',
+      'document',
+      'text',
+    ]);
+    await waitForStatus(lastAnswer(page), ['complete']);
+    const sent = conversation(page).getByRole('list', { name: 'Attached files' });
+    await expect(sent.locator('.ms-attachment__name').allTextContents()).resolves.toEqual([
+      'Image',
+      'notes.txt',
+    ]);
+    // The composer is empty again.
+    await expect(button(page, 'Remove shot.png').count()).resolves.toBe(0);
   });
 
   it('resumes a dropped connection to the full answer, without duplicated text', async () => {

@@ -1,44 +1,20 @@
 import {
   ChatStream,
-  createStreamRecorder,
-  createThreadStore,
+  type StreamRecorder,
   ThreadList,
   type ThreadStore,
   useThreadStore,
 } from '@message-stream/react';
-import { type ReactElement, useEffect, useRef, useState } from 'react';
+import { type ReactElement, useEffect, useState, useSyncExternalStore } from 'react';
+import {
+  FAULTS,
+  type FaultLabel,
+  type SaveProblems,
+  type Scenario,
+  type Speed,
+} from './threads.js';
 
-/** Faults the mock can inject, by label: each one exercises a part of the kit. */
-const FAULTS = {
-  none: '',
-  'Drop the connection after 40 events': 'drop-after-events:40',
-  'Drop mid-line after 3000 bytes': 'drop-after-bytes:3000',
-  'In-stream overloaded error after 20 events': 'error-after-events:20',
-  'Stall longer than the idle timeout': 'stall-after-events:10',
-  'Network error before any response': 'network-error',
-  '401 revoked key (gateway shape)': 'http:401',
-  '402 no credit': 'http:402',
-  '403 model not enabled': 'http:403',
-  '429 rate limited (retry-after)': 'http:429',
-  '529 overloaded': 'http:529',
-} as const;
-
-type FaultLabel = keyof typeof FAULTS;
-type Speed = 'fast' | 'realistic' | 'slow';
 type Theme = 'system' | 'light' | 'dark';
-
-interface Scenario {
-  fixture: string;
-  fault: FaultLabel;
-  speed: Speed;
-}
-
-const TOOL_WEATHER: Record<string, string> = {
-  get_weather: '18 °C, light wind, clear sky',
-};
-
-/** The mock's scenario header (the mock itself is loaded only in mock mode, by main.tsx). */
-const SCENARIO_HEADER = 'x-mock-scenario';
 
 /** Each one fits a recorded answer: the mock picks the fixture from the prompt's words. */
 const SUGGESTIONS = [
@@ -73,7 +49,7 @@ const initialTheme = (): Theme => {
  * The scenario from the address (`?fixture=max-tokens&fault=http:429&speed=fast`), so a state
  * can be linked to and `pnpm screenshots` can open it; the defaults otherwise.
  */
-function initialScenario(fixtures: readonly FixtureChoice[]): Scenario {
+export function initialScenario(fixtures: readonly FixtureChoice[]): Scenario {
   const params = new URLSearchParams(window.location.search);
   const fixture = params.get('fixture');
   const fault = Object.entries(FAULTS).find(([, value]) => value === params.get('fault'))?.[0];
@@ -118,15 +94,27 @@ function ThemeToggle({
 export function App({
   live,
   fixtures = [],
+  threads,
+  problems,
+  recorder,
+  scenarioHolder,
 }: {
   live: boolean;
   fixtures?: readonly FixtureChoice[];
+  /** The page's conversations, restored from IndexedDB before the first render (threads.ts). */
+  threads: ThreadStore;
+  /** Failed saves, shown above the chat. */
+  problems: SaveProblems;
+  /** Every answer's raw stream, so its details offer it as an .sse file. */
+  recorder: StreamRecorder;
+  /** Read by the store's request headers: the scenario picked here. */
+  scenarioHolder: { current: Scenario };
 }): ReactElement {
-  const [scenario, setScenario] = useState<Scenario>(() => initialScenario(fixtures));
+  const [scenario, setScenario] = useState<Scenario>(() => scenarioHolder.current);
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [settingsOpen, setSettingsOpen] = useState(wide);
-  const current = useRef(scenario);
-  current.current = scenario;
+  scenarioHolder.current = scenario;
+  const problem = useSyncExternalStore(problems.subscribe, problems.current);
 
   // The page paints in the chosen theme too, not only the chat.
   useEffect(() => {
@@ -134,48 +122,8 @@ export function App({
     else document.documentElement.dataset.theme = theme;
   }, [theme]);
 
-  // Every answer's raw stream is kept, so its details offer it as an .sse file.
-  const [recorder] = useState(() => createStreamRecorder());
-  // The conversations of the page, each its own chat store; the scenario picker applies to
-  // whichever is shown. A thread switched away from keeps streaming.
-  const [threads] = useState((): ThreadStore => {
-    const created: ThreadStore = createThreadStore({
-      chat: {
-        request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
-        idleTimeoutMs: 8_000,
-        retry: { retries: 0 },
-        fetch: recorder.fetch,
-        headers: (): Record<string, string> => {
-          if (live) return {};
-          const { fixture, fault, speed } = current.current;
-          // `times=1`: the fault hits the first request of each message only (the seed counts
-          // messages), so Resume and Retry get a clean stream and the next message fails
-          // again. Tool results and paused turns sent back get the mock's follow-up fixture.
-          const turns = created.getState().chatOf()?.getState().turns ?? [];
-          const sent = turns.filter((turn) => turn.role === 'user').length;
-          const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
-          const scenario = `${fixture};speed=${speed};seed=${sent}${faulty}`;
-          return { [SCENARIO_HEADER]: scenario };
-        },
-        // The weather tool asks before it runs: its card shows Approve / Deny with the input.
-        tools: {
-          get_weather: {
-            run: async () => {
-              await new Promise((resolve) => setTimeout(resolve, 600));
-              return TOOL_WEATHER.get_weather;
-            },
-            needsApproval: true,
-          },
-        },
-        onToolCall: async (call) => {
-          await new Promise((resolve) => setTimeout(resolve, 600));
-          return TOOL_WEATHER[call.name] ?? `No handler for ${call.name}; this is a demo result.`;
-        },
-      },
-    });
-    created.getState().newThread();
-    return created;
-  });
+  // The scenario picker applies to whichever thread is shown. A thread switched away from
+  // keeps streaming.
   const activeId = useThreadStore(threads, (state) => state.activeId);
   const store = threads.getState().chatOf(activeId ?? undefined);
 
@@ -263,9 +211,20 @@ export function App({
               no key, no network. The details button under each answer offers its raw stream as an
               .sse file.
             </p>
+            <p className="demo__note">
+              Conversations are kept in this browser (IndexedDB): reload and they are back, with
+              every version of an edited message, the files attached, a tool call waiting for
+              approval, and an answer cut off by the reload, ready to resume. Delete a conversation
+              to remove what was saved of it.
+            </p>
           </aside>
         )}
         <main className="demo__chat">
+          {problem ? (
+            <p className="demo__save-problem" role="status">
+              {problem}
+            </p>
+          ) : null}
           <ChatStream
             key={activeId ?? 'none'}
             store={store ?? undefined}

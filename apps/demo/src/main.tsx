@@ -1,8 +1,10 @@
 import '@message-stream/react/styles.css';
 import './demo.css';
+import { createStreamRecorder } from '@message-stream/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, type FixtureChoice } from './App.js';
+import { App, type FixtureChoice, initialScenario } from './App.js';
+import { createDemoThreads } from './threads.js';
 
 const live = import.meta.env.VITE_LIVE_API === 'true';
 
@@ -21,11 +23,26 @@ async function start() {
     });
     fixtures = mock.fixtures.map(({ name, description }) => ({ name, description }));
   }
+  const scenarioHolder = { current: initialScenario(fixtures) };
+  const recorder = createStreamRecorder();
+  // The saved conversations are read before the first render, so the page opens on them.
+  const { threads, problems } = await createDemoThreads({
+    live,
+    recorder,
+    scenario: () => scenarioHolder.current,
+  });
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <App live={live} fixtures={fixtures} />
+      <App
+        live={live}
+        fixtures={fixtures}
+        threads={threads}
+        problems={problems}
+        recorder={recorder}
+        scenarioHolder={scenarioHolder}
+      />
     </StrictMode>,
   );
 }

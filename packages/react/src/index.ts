@@ -55,6 +55,7 @@ export {
   type GenericBlockViewProps,
 } from './components/generic-block-view.js';
 export { JSON_VIEW_LIMITS, JsonView, type JsonViewProps } from './components/json-view.js';
+export { preloadParts } from './components/lazy-part.js';
 export {
   type Feedback,
   MessageActions,

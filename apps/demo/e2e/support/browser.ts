@@ -28,7 +28,7 @@ export interface DemoPage {
 export async function openDemo(
   browser: Browser,
   url: string,
-  options: { readonly beforeLoad?: (page: Page) => void } = {},
+  options: { readonly beforeLoad?: (page: Page) => void | Promise<void> } = {},
 ): Promise<DemoPage> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   context.setDefaultTimeout(STEP_MS);
@@ -38,11 +38,17 @@ export async function openDemo(
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
-  options.beforeLoad?.(page);
+  await options.beforeLoad?.(page);
   await page.goto(url);
   // The app renders only once the mock (or, live, nothing) is ready.
   await composerField(page).waitFor({ state: 'visible' });
   return { context, page, errors };
+}
+
+/** Reloads the page and waits until the app shows again (its saved conversations read back). */
+export async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await composerField(page).waitFor({ state: 'visible' });
 }
 
 export interface Scenario {

@@ -24,7 +24,7 @@ import { AssistantMessage, type AssistantMessageActions } from './assistant-mess
 import { Composer } from './composer.js';
 import { Icon } from './icons.js';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
-import { groupTurns, TURNS_PER_GROUP } from './turn-group.js';
+import { EAGER_GROUPS, groupTurns, TURNS_PER_GROUP, TurnGroup } from './turn-group.js';
 import { UserMessage } from './user-message.js';
 
 /**
@@ -276,6 +276,45 @@ export function ChatStream({
   };
 
   const lastAnswerIndex = turns.findLastIndex((turn) => turn.role === 'assistant');
+  const groups = groupTurns(turns);
+  // Stable while an answer streams (only the turns change then), so the groups that do not
+  // hold it bail out of rendering: a frame renders one group, not the whole log.
+  const renderTurn = useCallback(
+    (turn: Turn, index: number): ReactNode =>
+      turn.role === 'user' ? (
+        isToolResultsTurn(turn) ? null : (
+          <UserMessage key={turn.id} turn={turn} onEdit={edit} busy={busy} branchStore={store} />
+        )
+      ) : (
+        <AssistantMessage
+          key={turn.id}
+          turn={turn}
+          renderers={renderers}
+          textMode={textMode}
+          math={math}
+          last={index === lastAnswerIndex}
+          busy={busy}
+          actions={actions}
+          feedback={feedback[turn.id] ?? null}
+          firstTokenAt={firstTokens.get(turn.id)}
+          recorder={recorder ?? undefined}
+          branchStore={store}
+        />
+      ),
+    [
+      edit,
+      busy,
+      store,
+      renderers,
+      textMode,
+      math,
+      lastAnswerIndex,
+      actions,
+      feedback,
+      firstTokens,
+      recorder,
+    ],
+  );
   const lastAnswer = lastAnswerIndex >= 0 ? (turns[lastAnswerIndex] as AssistantTurn) : null;
   // A failure the store reports beyond the answer's own (the tool round-trip limit).
   const strayError = error && lastAnswer?.stream.error !== error ? error : null;
@@ -309,40 +348,17 @@ export function ChatStream({
               onSuggestion={send}
             />
           ) : null}
-          {groupTurns(turns).map((group, g) => (
+          {groups.map((group, g) => (
             // Groups are by index (a turn never moves), so the index is a stable key.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above.
-            <div key={g} className="ms-chat__turns">
-              {group.map((turn, j) => {
-                const index = g * TURNS_PER_GROUP + j;
-                return turn.role === 'user' ? (
-                  isToolResultsTurn(turn) ? null : (
-                    <UserMessage
-                      key={turn.id}
-                      turn={turn}
-                      onEdit={edit}
-                      busy={busy}
-                      branchStore={store}
-                    />
-                  )
-                ) : (
-                  <AssistantMessage
-                    key={turn.id}
-                    turn={turn}
-                    renderers={renderers}
-                    textMode={textMode}
-                    math={math}
-                    last={index === lastAnswerIndex}
-                    busy={busy}
-                    actions={actions}
-                    feedback={feedback[turn.id] ?? null}
-                    firstTokenAt={firstTokens.get(turn.id)}
-                    recorder={recorder ?? undefined}
-                    branchStore={store}
-                  />
-                );
-              })}
-            </div>
+            <TurnGroup
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+              key={g}
+              turns={group}
+              start={g * TURNS_PER_GROUP}
+              live={g === groups.length - 1}
+              eager={g >= groups.length - EAGER_GROUPS}
+              renderTurn={renderTurn}
+            />
           ))}
           {strayError ? <StreamErrorNotice error={strayError} /> : null}
         </div>

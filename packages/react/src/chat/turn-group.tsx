@@ -1,13 +1,29 @@
+import {
+  memo,
+  type ReactElement,
+  type ReactNode,
+  startTransition,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
+import { isToolResultsTurn } from '../store/conversation.js';
 import type { Turn } from '../store/types.js';
+import { answerMarkdown } from './assistant-message.js';
+import { userText } from './user-message.js';
 
 /**
- * Turns per group in the log. The log holds groups, not turns, so that a 1,000-turn thread is
- * ~60 boxes for the browser to lay out and paint each frame rather than 2,000: every group but
- * the newest skips layout and paint while off screen (`content-visibility`, styles.css), and a
- * skipped box still costs a visit per frame. A turn stays in its group for good (groups are by
- * index), so nothing is re-parented and no turn loses its state as the thread grows.
+ * Turns per group in the log. A group is the unit the log contains and windows: every group
+ * but the newest skips layout and paint while off screen (`content-visibility`, styles.css),
+ * and a group far from the viewport is not mounted at all (its turns' text stands in for them,
+ * see `TurnGroup`). Small enough that mounting one as it scrolls into view fits in a frame,
+ * large enough that a thread of 1,000 questions and answers is 250 boxes, not 2,000. A turn stays in its group
+ * for good (groups are by index), so nothing is re-parented as the thread grows.
  */
-export const TURNS_PER_GROUP = 32;
+export const TURNS_PER_GROUP = 8;
+
+/** Groups rendered in full on first render (the newest ones: a restored thread opens at its end). */
+export const EAGER_GROUPS = 2;
 
 /** `turns` cut into groups of `TURNS_PER_GROUP`, by index. */
 export function groupTurns(turns: readonly Turn[]): Turn[][] {
@@ -17,3 +33,219 @@ export function groupTurns(turns: readonly Turn[]): Turn[][] {
   }
   return groups;
 }
+
+const sameTurns = (a: readonly Turn[], b: readonly Turn[]): boolean =>
+  a.length === b.length && a.every((turn, i) => turn === b[i]);
+
+/** What a turn's text says, for its stand-in: user text, or the answer's markdown source. */
+function standInText(turn: Turn): string {
+  return turn.role === 'user' ? userText(turn) : answerMarkdown(turn);
+}
+
+/** Rough rendered height of a turn from its text (px), until the browser has measured it. */
+function estimateHeight(turn: Turn): number {
+  if (isToolResultsTurn(turn)) return 0;
+  const text = standInText(turn);
+  let lines = 0;
+  for (const line of text.split('\n')) lines += 1 + Math.floor(line.length / 80);
+  // Line height, and the message's padding, gap and action row.
+  return Math.round(lines * 22 + (turn.role === 'user' ? 90 : 70));
+}
+
+/** A group's size before it was ever laid out: `auto` keeps the measured one after that. */
+const estimateGroupHeight = (turns: readonly Turn[]): number =>
+  turns.reduce((sum, turn) => sum + estimateHeight(turn), 0);
+
+/**
+ * Shown instead of a group's turns while it is far from the viewport: each turn's text in an
+ * article labelled as the real one is, so find-in-page, screen readers and "select all" still
+ * reach the whole thread, at a few nodes per turn instead of ~70 (a finished answer's markdown,
+ * its actions and details). Markdown is shown as its source, as a deferred answer is.
+ */
+const StandIns = memo(
+  function StandIns({ turns }: { readonly turns: readonly Turn[] }): ReactElement {
+    return (
+      <>
+        {turns.map((turn) =>
+          isToolResultsTurn(turn) ? null : (
+            <article
+              key={turn.id}
+              className={`ms-message ms-message--${turn.role} ms-message--stand-in`}
+              aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
+              data-turn-id={turn.id}
+            >
+              <p className="ms-message__text ms-chat__stand-in">{standInText(turn)}</p>
+            </article>
+          ),
+        )}
+      </>
+    );
+  },
+  (a, b) => sameTurns(a.turns, b.turns),
+);
+
+const canWindow = (): boolean =>
+  typeof window !== 'undefined' && typeof IntersectionObserver === 'function';
+
+type Listener = (near: boolean) => void;
+
+/**
+ * Scrolling faster than this (px per ms: ~500 px a frame) is a fling or a drag through the
+ * thread: groups that come near meanwhile wait (their text stands in) until it slows down,
+ * instead of mounting and unmounting a group every few frames on the way (the frames a
+ * fast scroll would drop). A reader's wheel or keys scroll far slower than this.
+ */
+const FAST_PX_PER_MS = 30;
+/** How long after the last fast scroll event the scrolling counts as settled. */
+const SETTLE_MS = 120;
+
+/** Groups that came near while the scrolling was fast: mounted once it settles. */
+const waiting = new Map<Element, () => void>();
+let fastUntil = 0;
+let last: { target: Element | null; top: number; time: number } = {
+  target: null,
+  top: 0,
+  time: 0,
+};
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+function flushWaiting(): void {
+  flushTimer = undefined;
+  const rest = fastUntil - performance.now();
+  if (rest > 0) {
+    flushTimer = setTimeout(flushWaiting, rest);
+    return;
+  }
+  const mounts = [...waiting.values()];
+  waiting.clear();
+  for (const mount of mounts) mount();
+}
+
+/** Any scroll on the page (capture phase): how fast its element's position moved. */
+function onScroll(event: Event): void {
+  const target = event.target instanceof Element ? event.target : document.scrollingElement;
+  if (target === null) return;
+  const time = performance.now();
+  const top = target.scrollTop;
+  // Scroll events come once a frame at most; a first one after a pause measures nothing
+  // (a single jump, Home or a click on "Jump to latest", is not a fling).
+  if (last.target === target && time - last.time < 100) {
+    const speed = Math.abs(top - last.top) / Math.max(1, time - last.time);
+    if (speed > FAST_PX_PER_MS) fastUntil = time + SETTLE_MS;
+  }
+  last = { target, top, time };
+}
+
+/** Mounts now, or once the scrolling settles if it is fast. */
+function mountWhenSettled(element: Element, mount: () => void): void {
+  if (performance.now() >= fastUntil) {
+    mount();
+    return;
+  }
+  waiting.set(element, mount);
+  if (flushTimer === undefined)
+    flushTimer = setTimeout(flushWaiting, fastUntil - performance.now());
+}
+
+/**
+ * One observer for every group of every log on the page: a group mounts once it is within
+ * two screens of the viewport (before the reader gets there) and unmounts past that. One
+ * observer, not a "near" and a "far" one: the browser computes each observer's intersections
+ * for each of its targets on every frame that scrolls: 250 in a thread of 1,000 answers.
+ */
+let watcher: { observer: IntersectionObserver; listeners: Map<Element, Listener> } | null = null;
+
+function observe(element: Element, listener: Listener): () => void {
+  if (watcher === null) {
+    const listeners = new Map<Element, Listener>();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) listeners.get(entry.target)?.(entry.isIntersecting);
+      },
+      // The viewport, not the log: a log fills most of it, and a root per log would need an
+      // observer per log. Vertical margins in % are of the viewport's height.
+      { rootMargin: '200% 0px' },
+    );
+    document.addEventListener('scroll', onScroll, { capture: true, passive: true });
+    watcher = { observer, listeners };
+  }
+  const { observer, listeners } = watcher;
+  listeners.set(element, listener);
+  observer.observe(element);
+  return () => {
+    listeners.delete(element);
+    waiting.delete(element);
+    observer.unobserve(element);
+  };
+}
+
+export interface TurnGroupProps {
+  /** The group's turns, from the store. */
+  readonly turns: readonly Turn[];
+  /** The newest group: always mounted, never skipped (an answer may be streaming in it). */
+  readonly live: boolean;
+  /** Mounted on first render, before any observer has reported (the groups at the end). */
+  readonly eager: boolean;
+  /** Renders one turn (stable while nothing but the turns changed, so groups can bail out). */
+  readonly renderTurn: (turn: Turn, index: number) => ReactNode;
+  /** Index of the group's first turn in the thread. */
+  readonly start: number;
+}
+
+/**
+ * One group of the log. Off screen it costs neither layout nor paint (content-visibility); far
+ * off screen it is not mounted: its turns' text stands in (`StandIns`) at the size the group
+ * was last laid out at (`contain-intrinsic-size: auto`, an estimate from the text before
+ * that), so the scrollbar does not jump and browsers' scroll anchoring keeps the reader's
+ * place when a group above them mounts. A group holding the focus stays mounted. Without
+ * IntersectionObserver (jsdom, old engines) every group mounts right after the first render.
+ */
+export const TurnGroup = memo(
+  function TurnGroup({ turns, live, eager, renderTurn, start }: TurnGroupProps): ReactElement {
+    const ref = useRef<HTMLDivElement>(null);
+    // The same first render on the server and in the browser (so hydration matches): the
+    // newest groups, and the others' stand-ins.
+    const [mounted, setMounted] = useState(live || eager);
+    const show = mounted || live;
+
+    useEffect(() => {
+      const element = ref.current;
+      if (live || element === null) return;
+      // Nothing will say when the group is near: mount it now.
+      if (!canWindow()) {
+        setMounted(true);
+        return;
+      }
+      // A transition: React renders the group's turns in slices between frames, so scrolling
+      // keeps its frame rate and sees the stand-in text for a moment instead.
+      const mount = () => startTransition(() => setMounted(true));
+      return observe(element, (near) => {
+        if (near) {
+          mountWhenSettled(element, mount);
+          return;
+        }
+        waiting.delete(element);
+        // Keep what the keyboard is in (an edit being written, a menu): unmounting would
+        // drop the focus to the page.
+        if (!element.contains(document.activeElement)) setMounted(false);
+      });
+    }, [live]);
+
+    return (
+      <div
+        ref={ref}
+        className="ms-chat__turns"
+        data-windowed={show ? undefined : ''}
+        style={live ? undefined : { containIntrinsicSize: `auto ${estimateGroupHeight(turns)}px` }}
+      >
+        {show ? turns.map((turn, j) => renderTurn(turn, start + j)) : <StandIns turns={turns} />}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.live === b.live &&
+    a.eager === b.eager &&
+    a.start === b.start &&
+    a.renderTurn === b.renderTurn &&
+    sameTurns(a.turns, b.turns),
+);

@@ -1,9 +1,10 @@
 import type { BlockState } from '@message-stream/core';
-import { memo, type ReactElement } from 'react';
+import { memo, type ReactElement, useEffect } from 'react';
 import { CodeBlock } from './code-block.js';
 import { cx } from './cx.js';
 import { isPlainObject, stringOr, toJson } from './format.js';
 import { ScrollablePre } from './scrollable.js';
+import { toolParts } from './tool-parts-loader.js';
 
 /** Server tools whose input is a program: `code` (Python) or `command` (bash). */
 const CODE_TOOLS: ReadonlySet<string> = new Set(['code_execution', 'bash_code_execution']);
@@ -33,6 +34,10 @@ export const ServerToolUseView = memo(function ServerToolUseView({
     input = undefined;
   }
   const status = block.status;
+  // Its result's view (fetched page, search results, program output) loads before the result.
+  useEffect(() => {
+    toolParts.preload().catch(() => {});
+  }, []);
   const classes = cx('ms-server-tool', `ms-server-tool--${status}`, className);
 
   if (name === 'web_search') {

@@ -1,7 +1,7 @@
-import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
-import { useThreadStore } from '../hooks/use-thread-store.js';
-import type { ThreadStore, ThreadSummary } from '../store/create-thread-store.js';
+import type { ReactElement } from 'react';
+import type { ThreadStore } from '../store/create-thread-store.js';
 import { cx } from './cx.js';
+import { lazyParts } from './lazy-part.js';
 
 export interface ThreadListProps {
   /** The thread store to list and act on. */
@@ -18,109 +18,20 @@ export interface ThreadListProps {
  * The threads, most recently active first: a button to start a new one, and per thread a
  * button that shows it (`aria-current` on the shown one), Rename (an inline field: Enter
  * saves, Escape cancels) and Delete. Every control is a native button or field.
+ *
+ * Its code loads on demand (most pages show one conversation); until it arrives, the landmark
+ * and its new-thread button are drawn, disabled, where the list will be.
  */
-export function ThreadList({
-  store,
-  label = 'Conversations',
-  newLabel = 'New conversation',
-  className,
-}: ThreadListProps): ReactElement {
-  const threads = useThreadStore(store, (state) => state.threads);
-  const activeId = useThreadStore(store, (state) => state.activeId);
-  const [renaming, setRenaming] = useState<string | null>(null);
-  return (
-    <nav className={cx('ms-threads', className)} aria-label={label}>
-      <button
-        type="button"
-        className="ms-threads__new"
-        onClick={() => store.getState().newThread()}
-      >
+export const ThreadList: (props: ThreadListProps) => ReactElement = lazyParts(
+  () => import('./thread-list-body.js'),
+).part(
+  'ThreadList',
+  (parts) => parts.ThreadListBody,
+  ({ label = 'Conversations', newLabel = 'New conversation', className }) => (
+    <nav className={cx('ms-threads', className)} aria-label={label} aria-busy="true">
+      <button type="button" className="ms-threads__new" disabled>
         {newLabel}
       </button>
-      <ul className="ms-threads__list">
-        {threads.map((thread) => (
-          <li
-            key={thread.id}
-            className={cx('ms-thread', thread.id === activeId && 'ms-thread--active')}
-          >
-            {renaming === thread.id ? (
-              <RenameField
-                thread={thread}
-                onDone={(title) => {
-                  if (title !== null) store.getState().renameThread(thread.id, title);
-                  setRenaming(null);
-                }}
-              />
-            ) : (
-              <>
-                <button
-                  type="button"
-                  className="ms-thread__open"
-                  aria-current={thread.id === activeId ? 'page' : undefined}
-                  onClick={() => store.getState().switchThread(thread.id)}
-                >
-                  {thread.title}
-                </button>
-                <button
-                  type="button"
-                  className="ms-thread__action"
-                  aria-label={`Rename ${thread.title}`}
-                  onClick={() => setRenaming(thread.id)}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  className="ms-thread__action"
-                  aria-label={`Delete ${thread.title}`}
-                  onClick={() => store.getState().deleteThread(thread.id)}
-                >
-                  Delete
-                </button>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
     </nav>
-  );
-}
-
-function RenameField({
-  thread,
-  onDone,
-}: {
-  thread: ThreadSummary;
-  onDone: (title: string | null) => void;
-}): ReactElement {
-  const [value, setValue] = useState(thread.title);
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    input.current?.focus();
-    input.current?.select();
-  }, []);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onDone(value);
-  };
-  return (
-    <form className="ms-thread__rename" onSubmit={submit}>
-      <input
-        ref={input}
-        className="ms-thread__field"
-        aria-label={`New name for ${thread.title}`}
-        value={value}
-        onChange={(event) => setValue(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault();
-            onDone(null);
-          }
-        }}
-      />
-      <button type="submit" className="ms-thread__action">
-        Save
-      </button>
-    </form>
-  );
-}
+  ),
+);

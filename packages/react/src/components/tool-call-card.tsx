@@ -1,9 +1,10 @@
 import type { BlockState } from '@message-stream/core';
-import { memo, type ReactElement, useId, useState } from 'react';
+import { memo, type ReactElement, useEffect, useId, useState } from 'react';
 import { cx } from './cx.js';
-import { isPlainObject, stringOr, toJson, toText } from './format.js';
-import { JsonView, summarizeInput } from './json-view.js';
-import { ToolResult } from './tool-result.js';
+import { isPlainObject, stringOr } from './format.js';
+import { readKey, summarizeInput } from './json-view.js';
+import type { ToolCallPanelProps } from './tool-call-panel.js';
+import { toolParts } from './tool-parts-loader.js';
 import {
   deriveToolStatus,
   sameToolResult,
@@ -43,6 +44,9 @@ export interface ToolCallCardProps {
  *
  * A large input (a 1 MB file) costs one bounded frame per delta: the row reads only what its
  * summary shows, and the open card draws the first part of the value (see `JsonView`).
+ *
+ * The row is drawn at once; the open card's code loads on demand (asked for when the row
+ * mounts, so it is there before anyone opens it; until then the panel says "Loading…").
  */
 export const ToolCallCard = memo(function ToolCallCard({
   block,
@@ -64,11 +68,15 @@ export const ToolCallCard = memo(function ToolCallCard({
   const [userOpen, setUserOpen] = useState<boolean | null>(null);
   const open = userOpen ?? defaultOpen ?? awaiting;
 
-  const input = readInput(fields);
+  const input = readKey(fields, 'input');
   const summary = summarizeInput(input);
   const raw = typeof block.inputJson === 'string' ? block.inputJson : undefined;
   const error = block.inputError;
   const title = server ? `${server} · ${name}` : name;
+  // The open card's code (JSON view, result) loads with the row, before anyone opens it.
+  useEffect(() => {
+    toolParts.preload().catch(() => {});
+  }, []);
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: a card named by its title, not a form's fieldset.
@@ -97,28 +105,15 @@ export const ToolCallCard = memo(function ToolCallCard({
       </button>
       <div className="ms-tool__panel" id={panelId} hidden={!open}>
         {open ? (
-          <>
-            {id ? (
-              <p className="ms-tool__meta">
-                ID <code className="ms-tool__id">{id}</code>
-              </p>
-            ) : null}
-            {error ? (
-              <p className="ms-tool__warning">
-                <strong>Warning:</strong> the input is not valid JSON ({toText(error.message)}, at
-                character {toText(error.position)}). The last valid part is shown.
-              </p>
-            ) : null}
-            <JsonView
-              className="ms-tool__input"
-              value={input}
-              raw={raw ?? toJson(input, 0)}
-              busy={streaming}
-              label={`${name} input`}
-              emptyText={streaming ? 'Waiting for input…' : 'No input'}
-            />
-            {result ? <ToolResult result={result} /> : null}
-          </>
+          <ToolCallPanelPart
+            name={name}
+            id={id}
+            input={input}
+            raw={raw}
+            error={error}
+            streaming={streaming}
+            result={result}
+          />
         ) : null}
       </div>
       {awaiting ? <Approval name={name} onApprove={onApprove} onDeny={onDeny} /> : null}
@@ -193,10 +188,13 @@ function sameProps(a: ToolCallCardProps, b: ToolCallCardProps): boolean {
   );
 }
 
-function readInput(fields: Record<string, unknown>): unknown {
-  try {
-    return fields.input;
-  } catch {
-    return undefined;
-  }
-}
+/** The open card's body, from the tool parts chunk. */
+const ToolCallPanelPart = toolParts.part<ToolCallPanelProps>(
+  'ToolCallPanel',
+  (parts) => parts.ToolCallPanel,
+  ({ streaming }) => (
+    <p className="ms-tool__empty" aria-busy={streaming || undefined}>
+      Loading…
+    </p>
+  ),
+);

@@ -1,9 +1,7 @@
 import type { BlockState } from '@message-stream/core';
-import { memo, type ReactElement, useId } from 'react';
-import { hostnameOf, safeHref } from '../markdown/url.js';
+import type { ReactElement } from 'react';
 import { cx } from './cx.js';
-import { isPlainObject, stringOr } from './format.js';
-import { SourceTitle } from './source-title.js';
+import { toolParts } from './tool-parts-loader.js';
 
 export interface WebSearchResultsViewProps {
   /** A `web_search_tool_result` block. */
@@ -12,64 +10,21 @@ export interface WebSearchResultsViewProps {
   className?: string;
 }
 
-interface ResultView {
-  title: string;
-  href: string | undefined;
-  host: string;
-  age: string | undefined;
-}
-
 /**
  * The results of a web search: a link per result with its host and age. Titles and URLs come
  * from the web, so they are text only, and a URL that is not http/https gets no link. An error
  * result says so ("Search failed: max_uses_exceeded").
+ *
+ * Its code loads on demand with the other tool parts (the search call before it asks for it);
+ * until then a one-line placeholder holds its place.
  */
-export const WebSearchResultsView = memo(function WebSearchResultsView({
-  block,
-  className,
-}: WebSearchResultsViewProps): ReactElement {
-  const labelId = useId();
-  const content = isPlainObject(block.block) ? block.block.content : undefined;
-
-  if (!Array.isArray(content)) {
-    const code = isPlainObject(content)
-      ? (stringOr(content.error_code) ?? stringOr(content.type) ?? 'unknown')
-      : 'unknown';
-    return (
-      <p className={cx('ms-search-results', 'ms-search-results--error', className)}>
-        Search failed: {code}
+export const WebSearchResultsView: (props: WebSearchResultsViewProps) => ReactElement =
+  toolParts.part(
+    'WebSearchResultsView',
+    (parts) => parts.WebSearchResultsBody,
+    ({ className }) => (
+      <p className={cx('ms-search-results', className)} aria-busy="true">
+        <span className="ms-search-results__label">Loading the search results…</span>
       </p>
-    );
-  }
-
-  const results = content.filter(isPlainObject).map(toView);
-  return (
-    <div className={cx('ms-search-results', className)}>
-      <p className="ms-search-results__label" id={labelId}>
-        {results.length === 1 ? '1 search result' : `${results.length} search results`}
-      </p>
-      <ol className="ms-search-results__list" aria-labelledby={labelId}>
-        {results.map((result, i) => (
-          // Results have no id, and the list never reorders.
-          // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here.
-          <li key={i} className="ms-search-results__item">
-            <SourceTitle base="ms-search-results" href={result.href} title={result.title} />
-            {result.host ? <span className="ms-search-results__host">{result.host}</span> : null}
-            {result.age ? <span className="ms-search-results__age">{result.age}</span> : null}
-          </li>
-        ))}
-      </ol>
-    </div>
+    ),
   );
-});
-
-function toView(result: Record<string, unknown>): ResultView {
-  const href = safeHref(result.url);
-  const host = href ? hostnameOf(href) : '';
-  return {
-    title: stringOr(result.title) ?? (host || stringOr(result.url) || 'Untitled result'),
-    href,
-    host,
-    age: stringOr(result.page_age),
-  };
-}

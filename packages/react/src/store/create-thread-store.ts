@@ -114,10 +114,17 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       ...(options.onPersistError ? { onPersistError: options.onPersistError } : {}),
     });
     let count = Object.keys(chat.getState().tree.nodes).length;
+    // The saved conversation read back (opening a thread after a reload) is no activity:
+    // the thread keeps its place in the list. (A message sent before the read finished,
+    // within the first milliseconds, does not move the thread up either.)
+    let restoring = persist !== null;
+    void chat.restored.then(() => {
+      restoring = false;
+    });
     const unsubscribe = chat.subscribe((state) => {
       const nodes = Object.keys(state.tree.nodes).length;
       if (nodes === count) return;
-      const grew = nodes > count;
+      const grew = nodes > count && !restoring;
       count = nodes;
       update(id, (thread) => {
         const first = textOfTurn(state.turns[0]);

@@ -48,6 +48,20 @@ export function replaceNode(tree: ConversationTree, turn: Turn): ConversationTre
 
 /** A straight conversation (no branches) as a tree. */
 export function linearTree(turns: readonly Turn[]): ConversationTree {
+  const ids = turns.map((turn) => turn.id);
+  if (new Set(ids).size === ids.length) {
+    // Built in one pass: folding addChild copies every map once per turn, which made restoring
+    // a 1,000-turn thread quadratic (seconds before the composer was usable). fromEntries
+    // keeps every id an own property, `__proto__` included.
+    const parentOf = (index: number) => (index === 0 ? ROOT : (ids[index - 1] as string));
+    return {
+      nodes: Object.fromEntries(turns.map((turn) => [turn.id, turn])),
+      parents: Object.fromEntries(ids.map((id, index) => [id, parentOf(index)])),
+      children: Object.fromEntries(ids.map((id, index) => [parentOf(index), [id]])),
+      selected: Object.fromEntries(ids.map((_, index) => [parentOf(index), 0])),
+    };
+  }
+  // Repeated ids (a hand-made or damaged history): the general path decides what they mean.
   let tree = emptyTree();
   let parent = ROOT;
   for (const turn of turns) {

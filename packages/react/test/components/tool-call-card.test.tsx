@@ -330,12 +330,12 @@ describe('ToolCallCard', () => {
     expect(code(container)).not.toContain('\\n');
   });
 
-  it('draws only the start of a 1 MB input, and all of it on "Show all"', async () => {
+  it('draws only the start of a 1 MB input, and all of it on "Show all" once complete', async () => {
     const user = userEvent.setup();
     const big = 'x'.repeat(1_000_000);
     const block: BlockState = {
       index: 0,
-      status: 'streaming',
+      status: 'complete',
       block: { type: 'tool_use', id: 't', name: 'write_file', input: { content: big } },
       inputJson: JSON.stringify({ content: big }),
     };
@@ -347,6 +347,75 @@ describe('ToolCallCard', () => {
     expect((code(container) ?? '').length).toBe(JSON_VIEW_LIMITS.chars);
     await user.click(screen.getByRole('button', { name: 'Show all' }));
     expect(code(container)).toBe(block.inputJson);
+  });
+
+  it('draws a bounded slice of a streaming input, the same size at 100 KB as at 1 MB', () => {
+    // A large input streaming in: what each update draws must not grow with the input.
+    const sections = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ heading: `Section ${i}`, score: i / 10 }));
+    const streaming = (n: number): BlockState => {
+      const input = { title: 'Report', sections: sections(n) };
+      return {
+        index: 0,
+        status: 'streaming',
+        block: { type: 'tool_use', id: 't', name: 'report', input },
+        inputJson: JSON.stringify(input),
+      };
+    };
+    const drawn = (block: BlockState) => {
+      const { container } = render(<ToolCallCard defaultOpen block={block} />);
+      const figures = {
+        nodes: container.querySelectorAll('.ms-json__code *').length,
+        chars: (code(container) ?? '').length,
+        showAll: screen.queryByRole('button', { name: 'Show all' }) !== null,
+        note: container.querySelector('.ms-json__more')?.textContent ?? null,
+      };
+      cleanup();
+      return figures;
+    };
+    const small = drawn(streaming(2_000)); // ~100 KB of JSON
+    const large = drawn(streaming(20_000)); // ~1 MB
+    expect(small.nodes).toBeGreaterThan(100);
+    expect(large.nodes).toBe(small.nodes);
+    expect(large.chars).toBe(small.chars);
+    expect(large.chars).toBeLessThanOrEqual(JSON_VIEW_LIMITS.chars);
+    // No "Show all" while it streams: drawing everything would cost the whole value per delta.
+    expect(large.showAll).toBe(false);
+    expect(large.note).toBe('Showing the start of a large value while it arrives.');
+  });
+
+  it('keeps a streaming input bounded after "Show all", and draws it all once complete', async () => {
+    const user = userEvent.setup();
+    const input = { content: 'z'.repeat(100_000) };
+    const block = (status: BlockState['status']): BlockState => ({
+      index: 0,
+      status,
+      block: { type: 'tool_use', id: 't', name: 'write_file', input },
+      inputJson: JSON.stringify(input),
+    });
+    const { container, rerender } = render(<ToolCallCard defaultOpen block={block('complete')} />);
+    await user.click(screen.getByRole('button', { name: 'Show all' }));
+    expect((code(container) ?? '').length).toBeGreaterThan(100_000);
+    rerender(<ToolCallCard defaultOpen block={block('streaming')} />);
+    // The limit, and the line breaks between the lines drawn.
+    expect((code(container) ?? '').length).toBeLessThanOrEqual(JSON_VIEW_LIMITS.chars + 100);
+    rerender(<ToolCallCard defaultOpen block={block('complete')} />);
+    expect((code(container) ?? '').length).toBeGreaterThan(100_000);
+  });
+
+  it('copies the whole input while it streams, though only its start is drawn', async () => {
+    const user = userEvent.setup();
+    const input = { content: 'w'.repeat(200_000), done: false };
+    const block: BlockState = {
+      index: 0,
+      status: 'streaming',
+      block: { type: 'tool_use', id: 't', name: 'write_file', input },
+      inputJson: JSON.stringify(input),
+    };
+    const { container } = render(<ToolCallCard defaultOpen block={block} />);
+    expect((code(container) ?? '').length).toBeLessThanOrEqual(JSON_VIEW_LIMITS.chars + 100);
+    await user.click(screen.getByRole('button', { name: /^Copy/ }));
+    expect(JSON.parse(await navigator.clipboard.readText())).toEqual(input);
   });
 
   it('copies the whole value as valid JSON even when only its start is drawn', async () => {

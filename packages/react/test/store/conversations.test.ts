@@ -186,7 +186,8 @@ describe('edit and branches', () => {
     expect(lastAnswer(store.getState()).id).toBe(first);
   });
 
-  it('editing while an answer streams stops it first', async () => {
+  /** A long answer streaming (it never ends by itself); the next request answers 'Short.'. */
+  async function streamingAnswer() {
     const text = fixture('long-markdown');
     const { fetch, requests } = scriptedFetch(
       () => sse(text, { hang: true, cutAt: 4000 }),
@@ -194,12 +195,32 @@ describe('edit and branches', () => {
     );
     const store = createChatStore({ request, fetch, batch: false });
     void store.getState().send('Long');
-    await vi.waitFor(() => expect(store.getState().status).toBe('streaming'));
-    const long = lastAnswer(store.getState()).id;
+    await vi.waitFor(() => expect(textOf(lastAnswer(store.getState()).stream)).not.toBe(''));
+    return { store, requests, long: lastAnswer(store.getState()).id };
+  }
+
+  it('editing while an answer streams stops it first', async () => {
+    const { store, requests, long } = await streamingAnswer();
     await store.getState().edit(store.getState().turns[0]?.id as string, 'Short');
     expect((store.getState().tree.nodes[long] as AssistantTurn).stream.status).toBe('aborted');
     expect(store.getState().status).toBe('complete');
     expect(requests).toHaveLength(2);
+  });
+
+  it('regenerating while an answer streams stops it first, and keeps it as a branch', async () => {
+    const { store, requests, long } = await streamingAnswer();
+    await store.getState().regenerate();
+    const stopped = store.getState().tree.nodes[long] as AssistantTurn;
+    expect(stopped.stream.status).toBe('aborted');
+    // What arrived of it stays, as the other version of the answer.
+    expect(textOf(stopped.stream)).not.toBe('');
+    const fresh = lastAnswer(store.getState());
+    expect(fresh.id).not.toBe(long);
+    expect(textOf(fresh.stream)).toBe('Short.');
+    expect(store.getState().branchesOf(fresh.id)).toEqual({ index: 1, count: 2 });
+    expect(store.getState().status).toBe('complete');
+    // The same question again, without the stopped answer in it.
+    expect(requests[1]?.body.messages).toEqual([{ role: 'user', content: 'Long' }]);
   });
 });
 

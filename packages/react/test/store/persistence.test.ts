@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { accumulate, type StreamState, toMessage } from '@message-stream/core';
+import { accumulate, type StreamState, toMessage, validateMessages } from '@message-stream/core';
 import * as idb from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
@@ -47,6 +47,68 @@ describe('persistence in IndexedDB', () => {
     expect(state.branchesOf(first)).toEqual({ index: 1, count: 2 });
     after.getState().selectBranch(first, 0);
     expect(textOf(lastAnswer(after.getState()).stream)).toBe('Paris.');
+  });
+
+  it('saves what changed before the saved conversation was read back', async () => {
+    const name = uniqueName();
+    const store = createChatStore({ request, batch: false, persist: { name } });
+    // At once, while IndexedDB is still being read: nothing was saved under this name.
+    store.getState().setMessages([
+      { role: 'user', content: 'Early question' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Early answer.' }] },
+    ]);
+    await store.restored;
+    await store.flush();
+    store.dispose();
+
+    const reread = createChatStore({ request, batch: false, persist: { name } });
+    await reread.restored;
+    expect(reread.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+    expect(reread.getState().turns[0]).toMatchObject({ content: 'Early question' });
+  });
+
+  it('ends a tool that was running at the reload with an error result the next message carries', async () => {
+    const name = uniqueName();
+    const { fetch } = scriptedFetch(() => sse(fixture('spec-tool-use')));
+    const never = () => new Promise<never>(() => {});
+    const tools = { get_weather: { run: never } };
+    const before = createChatStore({ request, fetch, batch: false, tools, persist: { name } });
+    await before.restored;
+    void before.getState().send('Weather?');
+    await vi.waitFor(() => expect(before.getState().status).toBe('running-tools'));
+    await before.flush();
+    before.dispose();
+
+    const next = scriptedFetch(() => sse(textAnswer('Something else, then.')));
+    const after = createChatStore({
+      request,
+      fetch: next.fetch,
+      batch: false,
+      tools,
+      persist: { name },
+    });
+    await after.restored;
+    const answer = lastAnswer(after.getState());
+    const [id] = Object.keys(answer.toolResults);
+    expect(answer.toolResults[id as string]).toEqual({
+      status: 'error',
+      content: 'The page was reloaded before the tool finished.',
+      isError: true,
+    });
+    // Nothing is sent by itself on load; the next message answers the tool_use first.
+    expect(next.requests).toHaveLength(0);
+    await after.getState().send('Never mind.');
+    const sent = next.requests[0]?.body.messages as { role: string; content: unknown }[];
+    expect(sent.at(-1)?.content).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: id,
+        content: 'The page was reloaded before the tool finished.',
+        is_error: true,
+      },
+      { type: 'text', text: 'Never mind.' },
+    ]);
+    expect(validateMessages(sent)).toEqual([]);
   });
 
   it('writes one turn at a time, not the whole conversation', async () => {

@@ -2,8 +2,11 @@
  * Random conversations against the mock: send / stop / resume / retry / edit / regenerate /
  * selectBranch / approve / deny / addToolResult / reload, in any order and overlapping
  * (each action gets a moment, not its end, before the next). Every request the store sends
- * must pass the Messages-contract checker, and no turn may be lost, reloads included.
+ * must pass the Messages-contract checker, and no turn may be lost, reloads included. Half
+ * the runs keep the conversation in IndexedDB (the default, one record per turn, written
+ * as a diff: fake-indexeddb here), half in a string storage (the whole tree per write).
  */
+import 'fake-indexeddb/auto';
 import { validateMessages } from '@message-stream/core';
 import { createMockFetch, fixtureNames } from '@message-stream/mock';
 import fc from 'fast-check';
@@ -88,6 +91,8 @@ function pendingCalls(store: ChatStore, status: 'awaiting-approval' | null): str
     );
 }
 
+let runs = 0;
+
 describe('conversation properties (fast-check, fixed seed)', () => {
   it('every request passes validateMessages, and no turn is lost', async () => {
     const reached = new Set<string>();
@@ -96,7 +101,8 @@ describe('conversation properties (fast-check, fixed seed)', () => {
         // Claude 4.5 resumes by prefill, later models by a user message: both are checked.
         fc.constantFrom('claude-sonnet-4-5', 'claude-opus-5'),
         fc.array(command, { minLength: 3, maxLength: 14 }),
-        async (model, commands) => {
+        fc.constantFrom('indexeddb' as const, 'string' as const),
+        async (model, commands, kept) => {
           const problems: string[] = [];
           const mock = createMockFetch({ seed: 7, fixtures: FIXTURES });
           const fetch: typeof globalThis.fetch = async (input, init) => {
@@ -118,7 +124,10 @@ describe('conversation properties (fast-check, fixed seed)', () => {
             request: { model, max_tokens: 512 },
             fetch,
             batch: false as const,
-            persist: { name: 'property', storage },
+            persist: {
+              name: `property-${runs++}`,
+              storage: kept === 'indexeddb' ? ('indexeddb' as const) : storage,
+            },
             tools: {
               get_weather: {
                 run: (input: unknown) =>
@@ -204,9 +213,14 @@ describe('conversation properties (fast-check, fixed seed)', () => {
               case 'reload': {
                 remember();
                 await store.flush();
+                const written = store.getState().tree;
                 store.dispose();
                 store = createChatStore(base);
                 await store.restored;
+                // Every branch is back, and the same one is shown.
+                const read = store.getState().tree;
+                expect(Object.keys(read.nodes).sort()).toEqual(Object.keys(written.nodes).sort());
+                expect(read.selected).toEqual(written.selected);
                 break;
               }
             }

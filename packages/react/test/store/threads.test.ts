@@ -66,6 +66,51 @@ describe('createThreadStore', () => {
     expect(threads.getState().chatOf()).toBe(chat);
   });
 
+  it('keeps the order by last activity across a reload: reading a thread back is no activity', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('Older.')),
+      () => sse(textAnswer('Newer.')),
+    );
+    const now = vi.spyOn(Date, 'now');
+    try {
+      const before = createThreadStore({
+        chat: { request, fetch, batch: false },
+        persist: { name },
+      });
+      await before.restored;
+      now.mockReturnValue(1000);
+      const older = before.getState().newThread();
+      await before.getState().chatOf(older)?.getState().send('Older question');
+      now.mockReturnValue(2000);
+      const newer = before.getState().newThread();
+      await before.getState().chatOf(newer)?.getState().send('Newer question');
+      // The older one is shown when the page goes away.
+      before.getState().switchThread(older);
+      await before.getState().chatOf(older)?.flush();
+      await before.getState().chatOf(newer)?.flush();
+      before.dispose();
+
+      now.mockReturnValue(9000);
+      await vi.waitFor(async () => {
+        const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+        await after.restored;
+        expect(after.getState().activeId).toBe(older);
+        // Opening the shown thread reads its conversation back…
+        const chat = after.getState().chatOf();
+        await chat?.restored;
+        expect(chat?.getState().turns).toHaveLength(2);
+        // …which leaves it where it was: the newer thread stays first.
+        expect(after.getState().threads.map((t) => [t.id, t.updatedAt])).toEqual([
+          [newer, 2000],
+          [older, 1000],
+        ]);
+      });
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('keeps the threads and their conversations across a reload', async () => {
     const name = `threads-${Math.random().toString(36).slice(2)}`;
     const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));

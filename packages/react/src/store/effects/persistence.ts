@@ -179,16 +179,27 @@ export function startPersistence(
   const onHide = () => void flush();
 
   let unsubscribe = () => {};
+  /**
+   * What storage holds once the read settled: the restored tree, or (nothing restored) the
+   * tree the store began with. Anything done before the read settled (a message sent at
+   * once, `setMessages`) is newer than that and is written as soon as saving begins.
+   */
+  let stored = host.model().tree;
   const begin = () => {
     if (disposed) return;
-    lastWritten = host.model().tree;
+    lastWritten = stored;
     unsubscribe = host.subscribe(() => {
       if (host.model().tree !== lastWritten) schedule();
     });
+    if (host.model().tree !== lastWritten) schedule();
     if (typeof addEventListener === 'function') addEventListener('pagehide', onHide);
   };
   const apply = (tree: ConversationTree | null) => {
-    if (tree !== null) host.restore(tree);
+    if (tree === null) return;
+    const before = host.model().tree;
+    host.restore(tree);
+    // Not applied when a conversation began meanwhile: that one replaces what was stored.
+    if (host.model().tree !== before) stored = host.model().tree;
   };
 
   let restored: Promise<void>;

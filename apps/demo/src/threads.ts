@@ -1,0 +1,134 @@
+/**
+ * The demo's conversations: a thread store kept in this browser's IndexedDB (mock mode), so a reload
+ * brings back every thread, its branches, attachments, pending approvals and an answer cut
+ * off mid-stream (shown as interrupted, ready to resume). Made once, outside React: a
+ * StrictMode double render would otherwise start two stores writing the same records.
+ */
+import {
+  createThreadStore,
+  type PersistErrorInfo,
+  type StreamRecorder,
+  type ThreadStore,
+  type ToolCall,
+} from '@message-stream/react';
+
+/** Faults the mock can inject, by label: each one exercises a part of the kit. */
+export const FAULTS = {
+  none: '',
+  'Drop the connection after 40 events': 'drop-after-events:40',
+  'Drop mid-line after 3000 bytes': 'drop-after-bytes:3000',
+  'In-stream overloaded error after 20 events': 'error-after-events:20',
+  'Stall longer than the idle timeout': 'stall-after-events:10',
+  'Network error before any response': 'network-error',
+  '401 revoked key (gateway shape)': 'http:401',
+  '402 no credit': 'http:402',
+  '403 model not enabled': 'http:403',
+  '429 rate limited (retry-after)': 'http:429',
+  '529 overloaded': 'http:529',
+} as const;
+
+export type FaultLabel = keyof typeof FAULTS;
+export type Speed = 'fast' | 'realistic' | 'slow';
+
+export interface Scenario {
+  fixture: string;
+  fault: FaultLabel;
+  speed: Speed;
+}
+
+/**
+ * Where the demo keeps its conversations (IndexedDB records under this name), in mock mode.
+ * Live mode keeps nothing: its page has no thread list to delete a saved conversation from,
+ * and a recorded answer resumed against the real API would make no sense.
+ */
+export const PERSIST_NAME = 'message-stream-demo';
+
+const TOOL_WEATHER: Record<string, string> = {
+  get_weather: '18 °C, light wind, clear sky',
+};
+
+/** The mock's scenario header (the mock itself is loaded only in mock mode, by main.tsx). */
+const SCENARIO_HEADER = 'x-mock-scenario';
+
+/** The last failed save, for the page to show; the conversation in memory is kept either way. */
+export interface SaveProblems {
+  current(): string | null;
+  subscribe(listener: () => void): () => void;
+}
+
+function saveProblems(): SaveProblems & { report(error: unknown, info: PersistErrorInfo): void } {
+  let problem: string | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    current: () => problem,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    report(error, info) {
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      problem = `Could not ${info.operation === 'read' ? 'read back' : 'save'} the conversations in this browser (${reason}). They are kept on this page until it is closed.`;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+export interface DemoThreads {
+  readonly threads: ThreadStore;
+  readonly problems: SaveProblems;
+}
+
+/**
+ * The thread store of the page, restored from IndexedDB, with one thread to start in when
+ * nothing was saved. `scenario()` is read on every request (the picker may change between).
+ */
+export async function createDemoThreads({
+  live,
+  recorder,
+  scenario,
+}: {
+  live: boolean;
+  recorder: StreamRecorder;
+  scenario: () => Scenario;
+}): Promise<DemoThreads> {
+  const problems = saveProblems();
+  const threads: ThreadStore = createThreadStore({
+    persist: live ? false : { name: PERSIST_NAME },
+    onPersistError: problems.report,
+    chat: {
+      request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
+      idleTimeoutMs: 8_000,
+      retry: { retries: 0 },
+      fetch: recorder.fetch,
+      headers: (): Record<string, string> => {
+        if (live) return {};
+        const { fixture, fault, speed } = scenario();
+        // `times=1`: the fault hits the first request of each message only (the seed counts
+        // messages), so Resume and Retry get a clean stream and the next message fails
+        // again. Tool results and paused turns sent back get the mock's follow-up fixture.
+        const turns = threads.getState().chatOf()?.getState().turns ?? [];
+        const sent = turns.filter((turn) => turn.role === 'user').length;
+        const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
+        return { [SCENARIO_HEADER]: `${fixture};speed=${speed};seed=${sent}${faulty}` };
+      },
+      // The weather tool asks before it runs: its card shows Approve / Deny with the input.
+      tools: {
+        get_weather: {
+          run: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 600));
+            return TOOL_WEATHER.get_weather;
+          },
+          needsApproval: true,
+        },
+      },
+      onToolCall: async (call: ToolCall) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return TOOL_WEATHER[call.name] ?? `No handler for ${call.name}; this is a demo result.`;
+      },
+    },
+  });
+  // A thread started before the saved list is read would hide it: read first.
+  await threads.restored;
+  if (threads.getState().activeId === null) threads.getState().newThread();
+  return { threads, problems };
+}

@@ -1,0 +1,89 @@
+/**
+ * The API's limits on files, checked before anything is read or sent: every refusal names
+ * the file and the limit it broke.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ATTACHMENT_LIMITS,
+  AttachmentError,
+  attachmentMediaType,
+  checkAttachment,
+  createChatStore,
+  readAttachment,
+} from '../../src/index.js';
+import { scriptedFetch } from './support.js';
+
+const MB = 1024 * 1024;
+
+/** A PDF-looking file with `pages` page objects (and the `/Pages` tree, which is no page). */
+function pdf(name: string, pages: number): File {
+  const objects = Array.from(
+    { length: pages },
+    (_, i) => `${i + 3} 0 obj << /Type /Page /Parent 2 0 R >> endobj`,
+  );
+  const text = `%PDF-1.7\n2 0 obj << /Type /Pages /Count ${pages} >> endobj\n${objects.join('\n')}\n%%EOF`;
+  return new File([text], name, { type: 'application/pdf' });
+}
+
+describe('attachment limits', () => {
+  it('takes PNG, JPEG, GIF and WebP images, PDFs and plain text, by type or by extension', () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/gif', 'image/webp']) {
+      expect(attachmentMediaType('picture', type)).toBe(type);
+    }
+    expect(attachmentMediaType('paper', 'application/pdf')).toBe('application/pdf');
+    expect(attachmentMediaType('notes', 'text/plain; charset=utf-8')).toBe('text/plain');
+    // A browser that knows no type for the file: its extension decides.
+    expect(attachmentMediaType('scan.WEBP', '')).toBe('image/webp');
+    expect(attachmentMediaType('paper.pdf', 'application/octet-stream')).toBe('application/pdf');
+    expect(attachmentMediaType('photo.heic', 'image/heic')).toBeNull();
+    expect(attachmentMediaType('sheet.xlsx', '')).toBeNull();
+  });
+
+  it('refuses an image over 5 MB once encoded, naming the file and the limit', () => {
+    const limit = (ATTACHMENT_LIMITS.imageBase64Bytes * 3) / 4;
+    expect(checkAttachment({ name: 'fits.png', type: 'image/png', size: limit })).toBeNull();
+    const refused = checkAttachment({ name: 'big.png', type: 'image/png', size: limit + 1 });
+    expect(refused).toBeInstanceOf(AttachmentError);
+    expect(refused?.problem).toBe('size');
+    expect(refused?.fileName).toBe('big.png');
+    expect(refused?.message).toBe(
+      'big.png is too large (3.8 MB): an image may be at most 3.8 MB (5 MB once encoded).',
+    );
+  });
+
+  it('refuses a PDF or a text file that cannot fit a 32 MB request', () => {
+    // A PDF grows by a third in base64: 24 MB of file fills the request.
+    expect(checkAttachment({ name: 'a.pdf', type: 'application/pdf', size: 24 * MB })).toBeNull();
+    const pdfRefused = checkAttachment({ name: 'b.pdf', type: 'application/pdf', size: 25 * MB });
+    expect(pdfRefused?.message).toBe(
+      'b.pdf is too large (25.0 MB): a request may be at most 32 MB in all.',
+    );
+    // Text is sent as it is.
+    expect(checkAttachment({ name: 'log.txt', type: 'text/plain', size: 32 * MB })).toBeNull();
+    const textRefused = checkAttachment({ name: 'log.txt', type: 'text/plain', size: 33 * MB });
+    expect(textRefused?.problem).toBe('size');
+    expect(textRefused?.message).toContain('log.txt is too large');
+  });
+
+  it('refuses a PDF of more than 100 pages, counting page objects only', async () => {
+    const fits = await readAttachment(pdf('hundred.pdf', ATTACHMENT_LIMITS.pdfPages));
+    expect(fits.mediaType).toBe('application/pdf');
+    const error = await readAttachment(pdf('long.pdf', 101)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AttachmentError);
+    expect((error as AttachmentError).problem).toBe('pages');
+    expect((error as AttachmentError).message).toBe(
+      'long.pdf has 101 pages: a PDF may have at most 100.',
+    );
+  });
+
+  it('sends nothing when one file of several is refused, and says which', async () => {
+    const { fetch, requests } = scriptedFetch();
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    const ok = new File(['fine'], 'ok.txt', { type: 'text/plain' });
+    await store.getState().send('Read these', { attachments: [ok, pdf('long.pdf', 101)] });
+    expect(requests).toHaveLength(0);
+    expect(store.getState().turns).toEqual([]);
+    expect(store.getState().error?.type).toBe('attachment_error');
+    expect(store.getState().error?.message).toContain('long.pdf has 101 pages');
+  });
+});
