@@ -50,8 +50,10 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = {
  */
 export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   ...SIZE_BUDGETS,
-  [core]: 16_900,
-  [CORE_REDUCER_ROW]: 9_000,
+  // Raised from 16.9 / 9.0 kB by the reducer's shared block store (content.ts, ~0.6 kB): an
+  // event no longer copies every block (defect 5). Shrinking core to its budgets is still open.
+  [core]: 17_500,
+  [CORE_REDUCER_ROW]: 9_600,
   // React's main entry with the shell, the conversation store and its parts: 32.3 kB (34.0 kB
   // before the open tool card, the JSON view, the server tool results and the thread list
   // moved to chunks loaded on demand). The rest of the way to 20 kB is in the modules every

@@ -1,3 +1,12 @@
+import {
+  type Blocks,
+  blocksOf,
+  fieldsOf,
+  inserted,
+  messageOf,
+  replaced,
+  withFields,
+} from './content.js';
 import { errorFromEvent } from './errors.js';
 import { emptyMessage } from './message.js';
 import { isPlainObject, setOwn } from './object.js';
@@ -9,6 +18,7 @@ import type {
   ContentBlockStartEvent,
   Message,
   MessageDeltaEvent,
+  MessageFields,
   StreamEvent,
   Usage,
 } from './protocol.js';
@@ -188,19 +198,17 @@ function startMessage(state: StreamState, wire: unknown, event: StreamEvent): St
     return diagnose(state, 'malformed_event', 'message_start without a message object.', event);
   }
   const { content, ...rest } = wire as Partial<Message>;
-  const message: LiveMessage = {
-    ...EMPTY_MESSAGE,
-    ...rest,
-    usage: isPlainObject(rest.usage) ? { ...rest.usage } : {},
-    content: Array.isArray(content)
-      ? content.map((block, index) => createBlockState(index, block, 'complete'))
-      : [],
-  };
+  const { content: _empty, ...empty } = EMPTY_MESSAGE;
+  const fields = { ...empty, ...rest, usage: isPlainObject(rest.usage) ? { ...rest.usage } : {} };
+  const blocks = Array.isArray(content)
+    ? content.map((block, index) => createBlockState(index, block, 'complete'))
+    : [];
+  const message = messageOf(fields, blocks);
   if (state.message === null) return { ...state, message };
   if (state.message.id === '' && placeholderOf(state)) {
     // Content came first (a proxy reordered or dropped events) and an empty message was
     // started for it: this message_start names that message, it does not replace it.
-    return { ...state, message: fillPlaceholder(state.message, message) };
+    return { ...state, message: fillPlaceholder(state.message, fields, blocks) };
   }
   const spliced = diagnose(
     state,
@@ -228,11 +236,15 @@ function placeholderOf(state: StreamState): boolean {
  * The placeholder with the late message_start's fields: content (and anything a
  * message_delta already set) stays; the start's non-null fields and usage fill the rest.
  */
-function fillPlaceholder(placeholder: LiveMessage, started: LiveMessage): LiveMessage {
-  const next: Record<string, unknown> = { ...placeholder };
+function fillPlaceholder(
+  placeholder: LiveMessage,
+  started: Record<string, unknown>,
+  blocks: readonly BlockState[],
+): LiveMessage {
+  const next: Record<string, unknown> = { ...fieldsOf(placeholder) };
   for (const key of Object.keys(started)) {
-    if (key === 'content' || key === 'usage') continue;
-    const value = (started as Record<string, unknown>)[key];
+    if (key === 'usage') continue;
+    const value = started[key];
     const current = next[key];
     if (
       value !== null &&
@@ -242,9 +254,11 @@ function fillPlaceholder(placeholder: LiveMessage, started: LiveMessage): LiveMe
       setOwn(next, key, value);
     }
   }
-  next.usage = mergeUsage(started.usage, placeholder.usage);
-  if (placeholder.content.length === 0) next.content = started.content;
-  return next as unknown as LiveMessage;
+  next.usage = mergeUsage(started.usage as Usage, placeholder.usage);
+  const fields = next as MessageFields;
+  return blocksOf(placeholder).length === 0
+    ? messageOf(fields, blocks)
+    : withFields(placeholder, fields);
 }
 
 /** Content can arrive before `message_start` (a proxy that dropped it): keep it anyway. */
@@ -264,7 +278,7 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
   const withMsg = withMessage(state, event);
   const message = withMsg.message as LiveMessage;
   const { type: _type, delta, usage, ...extra } = event;
-  const next: Record<string, unknown> = { ...message };
+  const next: Record<string, unknown> = { ...fieldsOf(message) };
   // Fields a delta may set; a null never erases what an earlier delta said (the same rule
   // as usage), and the message's own structure (content, usage) is never replaced. A
   // `__proto__` key from the wire is a field like any other, never a prototype.
@@ -275,7 +289,7 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
     }
   }
   next.usage = mergeUsage(message.usage, usage);
-  return { ...withMsg, message: next as unknown as LiveMessage };
+  return { ...withMsg, message: withFields(message, next as MessageFields) };
 }
 
 const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
@@ -308,28 +322,35 @@ export function settleBlocks(message: LiveMessage): LiveMessage {
 // ---------------------------------------------------------------------------------------
 // Blocks
 
-/** Position of the block with wire index `index` in `content`, or -1. */
-function findBlock(content: readonly BlockState[], index: number): number {
-  // An event without a valid index (a proxy mangled it) matches no block; `content[undefined]`
-  // would otherwise "match" as undefined === undefined.
+/**
+ * Position of the block with wire index `index`, or -1. Blocks are kept in index order, so
+ * a search costs O(log blocks) when the index is not the position.
+ */
+function findBlock(content: Blocks, index: number): number {
+  // An event without a valid index (a proxy mangled it) matches no block.
   if (!Number.isInteger(index)) return -1;
-  if (content[index]?.index === index) return index;
-  for (let i = content.length - 1; i >= 0; i--) {
-    if (content[i]?.index === index) return i;
+  if (content.at(index)?.index === index) return index;
+  let low = 0;
+  let high = content.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = (content.at(middle) as BlockState).index;
+    if (found === index) return middle;
+    if (found < index) low = middle + 1;
+    else high = middle - 1;
   }
   return -1;
 }
 
+/** The content of the state's message, and the position of block `index` in it (or -1). */
+function locate(state: StreamState, index: number): [Blocks | null, number] {
+  const content = state.message && blocksOf(state.message);
+  return [content, content ? findBlock(content, index) : -1];
+}
+
 function replaceBlock(state: StreamState, position: number, block: BlockState): StreamState {
-  // This runs for every delta, so each copy takes V8's fastest route: a literal where the
-  // shape is known, and otherwise a plain clone followed by one store (`{ ...o }` is cloned
-  // on a fast path that `{ ...o, key }` misses).
-  const message: { -readonly [K in keyof LiveMessage]: LiveMessage[K] } = {
-    ...(state.message as LiveMessage),
-  };
-  const content = message.content.slice();
-  content[position] = block;
-  message.content = content;
+  // This runs for every delta: a literal of the usual shape is V8's fastest copy.
+  const message = replaced(state.message as LiveMessage, position, block);
   if (
     state.attempts !== undefined ||
     state.diagnosticsDropped !== undefined ||
@@ -385,8 +406,8 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
     );
   }
   const message = next.message as LiveMessage;
-  const existing = findBlock(message.content, event.index);
-  if (existing !== -1) {
+  const content = blocksOf(message);
+  if (findBlock(content, event.index) !== -1) {
     // A repeated start would otherwise erase what the first one collected: keep the first.
     return diagnose(
       next,
@@ -395,15 +416,14 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
       event,
     );
   }
-  const content = message.content.slice();
   let position = content.length;
-  while (position > 0 && (content[position - 1] as BlockState).index > event.index) position--;
-  content.splice(position, 0, block);
+  while (position > 0 && (content.at(position - 1) as BlockState).index > event.index) position--;
+  const added = inserted(message, position, block);
   const serving = block.block.type === 'fallback' ? fallbackModel(block.block) : undefined;
   return {
     ...next,
     message:
-      serving === undefined ? { ...message, content } : { ...message, content, model: serving },
+      serving === undefined ? added : withFields(added, { ...fieldsOf(added), model: serving }),
   };
 }
 
@@ -421,7 +441,7 @@ function fallbackModel(block: ContentBlock): string | undefined {
 }
 
 function stopBlock(state: StreamState, index: number, event: StreamEvent): StreamState {
-  const position = state.message ? findBlock(state.message.content, index) : -1;
+  const [content, position] = locate(state, index);
   if (position === -1) {
     return diagnose(
       state,
@@ -430,7 +450,7 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
       event,
     );
   }
-  const block = (state.message as LiveMessage).content[position] as BlockState;
+  const block = (content as Blocks).at(position) as BlockState;
   if (block.status === 'complete') return state;
   let next = replaceBlock(state, position, { ...block, status: 'complete' });
   if (block.inputError) {
@@ -444,7 +464,7 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
 }
 
 function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamState {
-  const position = state.message ? findBlock(state.message.content, event.index) : -1;
+  const [content, position] = locate(state, event.index);
   if (position === -1) {
     return diagnose(
       state,
@@ -453,7 +473,7 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
       event,
     );
   }
-  const current = (state.message as LiveMessage).content[position] as BlockState;
+  const current = (content as Blocks).at(position) as BlockState;
   const delta = event.delta;
   const updated = deltaApplier(current, delta);
   if (updated !== undefined) return replaceBlock(state, position, updated);

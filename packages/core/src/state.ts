@@ -42,7 +42,13 @@ export interface BlockState<B extends ContentBlock = ContentBlock> {
   readonly otherDeltasDropped?: number;
 }
 
-/** The message being streamed: the API's `Message`, with live blocks as its content. */
+/**
+ * The message being streamed: the API's `Message`, with live blocks as its content. Past 64
+ * blocks, `content` is built from the reducer's own store of the blocks (shared by successive
+ * states) the first time it is read and then kept, so an event never copies every block; it
+ * is an own enumerable property like any other, so spreads, JSON and structured clones see
+ * the array.
+ */
 export interface LiveMessage extends MessageFields {
   readonly content: readonly BlockState[];
 }

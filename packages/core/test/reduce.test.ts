@@ -535,6 +535,123 @@ describe('reduceStream: bounded cost', () => {
   });
 });
 
+const wireEvent = (json: string): StreamEvent => JSON.parse(json) as StreamEvent;
+
+describe('reduceStream: cost per event at any number of blocks', () => {
+  const withBlocks = (count: number): StreamState => {
+    const events: StreamEvent[] = [start()];
+    for (let i = 0; i < count; i++) {
+      events.push(blockStart(i, { type: 'text', text: '' }), text(i, `b${i}`), blockStop(i));
+    }
+    return run(events);
+  };
+
+  /**
+   * Array elements the reducer copies (slice, concat, map, filter, splice, Array.from) while
+   * it applies `events` to `from`: an operation count, not a time.
+   */
+  const elementsCopied = (from: StreamState, events: StreamEvent[]) => {
+    const proto = Array.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const names = ['slice', 'concat', 'map', 'filter', 'splice'] as const;
+    const originals = names.map((name) => proto[name] as (...args: unknown[]) => unknown);
+    const originalFrom = Array.from;
+    let copied = 0;
+    names.forEach((name, i) => {
+      const original = originals[i] as (...args: unknown[]) => unknown;
+      proto[name] = function (this: unknown[], ...args: unknown[]) {
+        copied += this.length;
+        return original.apply(this, args);
+      };
+    });
+    Array.from = ((items: ArrayLike<unknown>, ...rest: []) => {
+      copied += items.length ?? 0;
+      return originalFrom(items, ...rest);
+    }) as typeof Array.from;
+    let state = from;
+    try {
+      state = run(events, from);
+    } finally {
+      names.forEach((name, i) => {
+        proto[name] = originals[i] as (...args: unknown[]) => unknown;
+      });
+      Array.from = originalFrom;
+    }
+    return { state, copied };
+  };
+
+  const aBlockMore = (index: number): StreamEvent[] => [
+    blockStart(index, { type: 'text', text: '' }),
+    ...Array.from({ length: 100 }, () => text(index, 'x')),
+    blockStop(index),
+  ];
+
+  it('copies no more per event at 5,000 blocks than a small constant (defect 5)', () => {
+    for (const count of [500, 5_000]) {
+      const { state, copied } = elementsCopied(withBlocks(count), aBlockMore(count));
+      // 102 events; the content array itself would be 500 or 5,000 elements per copy.
+      expect(copied / 102).toBeLessThan(16);
+      expect(blocks(state)).toHaveLength(count + 1);
+      expect(blocks(state)[count]?.block).toEqual({ type: 'text', text: 'x'.repeat(100) });
+    }
+  });
+
+  it('every past state keeps its own content, and a branch from one does not disturb another', () => {
+    const base = withBlocks(40);
+    const states = [base];
+    for (let i = 40; i < 60; i++) states.push(run(aBlockMore(i).slice(0, 3), states.at(-1)));
+    const branch = run(aBlockMore(50).slice(0, 2), states[10]);
+    states.forEach((state, k) => {
+      expect(blocks(state)).toHaveLength(40 + k);
+      expect(blocks(state).at(-1)?.block).toEqual({ type: 'text', text: k === 0 ? 'b39' : 'xx' });
+    });
+    expect(blocks(branch)).toHaveLength(51);
+    expect(blocks(states[12] as StreamState)).toHaveLength(52);
+    // Unchanged blocks keep their identity across states and branches.
+    expect(blocks(branch)[3]).toBe(blocks(base)[3]);
+    expect(blocks(states[20] as StreamState)[45]).toBe(blocks(states[6] as StreamState)[45]);
+  });
+
+  it('a large message keeps __proto__ from the wire a field, and its fields through deltas', () => {
+    const state = run(
+      [
+        wireEvent(
+          '{"type":"message_delta","delta":{"stop_reason":"end_turn","__proto__":{"container":"evil"}},"usage":{"output_tokens":3}}',
+        ),
+        blockStart(200, { type: 'text', text: '' }),
+        text(200, 'last'),
+      ],
+      withBlocks(200),
+    );
+    const message = state.message as Record<string, unknown>;
+    expect(message.container).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(message, '__proto__')?.value).toEqual({
+      container: 'evil',
+    });
+    expect(message.stop_reason).toBe('end_turn');
+    expect(message.usage).toEqual({
+      input_tokens: 25,
+      output_tokens: 3,
+      cache_read_input_tokens: 7,
+    });
+    expect(blocks(state)).toHaveLength(201);
+    expect(blocks(state)[200]?.block).toEqual({ type: 'text', text: 'last' });
+  });
+
+  it('content reads as a plain array: the same one each read, for spreads, JSON and clones', () => {
+    const state = withBlocks(20);
+    const message = state.message;
+    expect(message?.content).toBe(message?.content);
+    expect(Array.isArray(message?.content)).toBe(true);
+    const plain = JSON.parse(JSON.stringify(message));
+    expect(plain.content).toHaveLength(20);
+    expect(structuredClone(message)).toEqual(plain);
+    expect({ ...message }).toEqual(plain);
+    expect(message).toEqual(plain);
+    expect(Object.keys(message ?? {})).toContain('content');
+    expect(toMessage(state)?.content.at(-1)).toEqual({ type: 'text', text: 'b19' });
+  });
+});
+
 describe('reduceStream: a late message_start', () => {
   it('fills in the placeholder message, so the content before it and the deltas after it stay', () => {
     const state = run([
