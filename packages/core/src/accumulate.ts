@@ -1,6 +1,6 @@
 import { type EventStreamBody, openChunkSource } from './body.js';
 import { type EndCause, endStream } from './end.js';
-import { reduceStream } from './reduce.js';
+import { reduceStream, reduceStreamEvents } from './reduce.js';
 import { EventStreamDecoder } from './sse.js';
 import { createStreamState, type StreamState } from './state.js';
 
@@ -20,7 +20,7 @@ export async function accumulate(body: EventStreamBody | null | undefined): Prom
     for (;;) {
       const chunk = await source.read();
       const events = chunk === undefined ? decoder.end() : decoder.push(chunk);
-      for (const event of events) state = reduceStream(state, event);
+      state = reduceStreamEvents(state, events);
       if (chunk === undefined) break;
     }
   } catch (error) {

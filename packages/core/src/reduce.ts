@@ -47,6 +47,72 @@ export function reduceStream(state: StreamState, event: StreamEvent): StreamStat
   }
 }
 
+/**
+ * Applies `events` in order: the same final state as folding `reduceStream` over them. A run
+ * of `input_json_delta` fragments for one tool block is applied as one joined fragment when
+ * the block takes them (the states in between, which nobody sees here, are skipped), so a
+ * streamed tool input costs about what decoding it costs. Used where only the end state is
+ * read (`accumulate`); a UI that shows every state reduces event by event.
+ */
+export function reduceStreamEvents(
+  state: StreamState,
+  events: readonly StreamEvent[],
+): StreamState {
+  let next = state;
+  let i = 0;
+  while (i < events.length) {
+    const event = events[i] as StreamEvent;
+    const index = inputFragmentIndex(event);
+    let end = i + 1;
+    if (index !== undefined) {
+      while (end < events.length && inputFragmentIndex(events[end] as StreamEvent) === index) end++;
+    }
+    if (end - i > 1 && takesInputFragments(next, index as number)) {
+      let json = '';
+      for (let k = i; k < end; k++) json += fragmentOf(events[k] as StreamEvent);
+      next = reduceStream(next, {
+        type: 'content_block_delta',
+        index: index as number,
+        delta: { type: 'input_json_delta', partial_json: json },
+      });
+    } else {
+      for (let k = i; k < end; k++) next = reduceStream(next, events[k] as StreamEvent);
+    }
+    i = end;
+  }
+  return next;
+}
+
+/** The block index of an `input_json_delta` with a string fragment, else undefined. */
+function inputFragmentIndex(event: StreamEvent): number | undefined {
+  if (event === null || typeof event !== 'object' || event.type !== 'content_block_delta') {
+    return undefined;
+  }
+  const delta = event.delta as { type?: unknown; partial_json?: unknown } | null;
+  return delta !== null &&
+    typeof delta === 'object' &&
+    delta.type === 'input_json_delta' &&
+    typeof delta.partial_json === 'string' &&
+    typeof event.index === 'number'
+    ? event.index
+    : undefined;
+}
+
+const fragmentOf = (event: StreamEvent): string =>
+  ((event as ContentBlockDeltaEvent).delta as { partial_json: string }).partial_json;
+
+/**
+ * Whether each fragment of a run would simply be appended to block `index`'s input: the
+ * stream is open, the block exists and has an input. Anything else (a diagnostic per
+ * fragment) goes event by event, so diagnostics stay exactly those of the fold.
+ */
+function takesInputFragments(state: StreamState, index: number): boolean {
+  if (state.status !== 'streaming' || state.stopReceived) return false;
+  const [content, position] = locate(state, index);
+  if (position === -1) return false;
+  return hasInput(((content as Blocks).at(position) as BlockState).block);
+}
+
 /** Block types the API documents; others are kept too, with a diagnostic. */
 const KNOWN_BLOCK_TYPES = new Set([
   'text',
