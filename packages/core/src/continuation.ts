@@ -154,7 +154,8 @@ export const defaultInstruction = (partialText: string): string =>
 
 /**
  * The user-message continuation: only the text travels (thinking and server-tool blocks of
- * the partial answer are not sent; the model starts a fresh turn). A trailing assistant
+ * the partial answer are not sent; the model starts a fresh turn), as a text block that ends
+ * the last user turn, so the request's roles still alternate. A trailing assistant
  * turn of the original request (its own prefill) is folded into the quoted partial answer,
  * which it begins, rather than left in the history where the answer would appear twice.
  */
@@ -170,7 +171,15 @@ function userMessageMessages(
     messages.pop();
     partialText = textOfContent(previous.content) + partialText;
   }
-  return [...messages, { role: 'user', content: instruction(partialText) }];
+  const ask: ContentBlockParam = { type: 'text', text: instruction(partialText) };
+  const before = messages[messages.length - 1];
+  // Roles must alternate: after the user's own turn (the usual case) the request to continue
+  // joins that turn rather than standing as a second user message.
+  if (before?.role === 'user') {
+    messages[messages.length - 1] = { role: 'user', content: [...asBlocks(before.content), ask] };
+    return messages;
+  }
+  return [...messages, { role: 'user', content: [ask] }];
 }
 
 /** What `continuationRequest` decides: nothing to recover (a plain retry), or a strategy. */

@@ -15,6 +15,7 @@ import {
   reduceStream,
   type StreamEvent,
   type StreamState,
+  validateMessages,
 } from '../src/index.js';
 import { joinAtSeam, mergeContinuation, sumUsage } from '../src/merge.js';
 import { resumeStrategyFor } from '../src/resume-strategy.js';
@@ -56,6 +57,15 @@ const thinkingEvents = (index: number, thinking = 'Let me think.', signature = '
   delta(index, { type: 'signature_delta', signature }),
   blockStop(index),
 ];
+
+/** The user's turn with the request to continue joined onto it: roles keep alternating. */
+const askedToContinue = (question: string, instruction: string) => ({
+  role: 'user' as const,
+  content: [
+    { type: 'text' as const, text: question },
+    { type: 'text' as const, text: instruction },
+  ],
+});
 
 const baseRequest = (model: string, extra: Partial<MessageRequest> = {}): MessageRequest => ({
   model,
@@ -204,12 +214,10 @@ describe('continuationRequest', () => {
       metadata: { user_id: 'u1' },
       stream: true,
       messages: [
-        { role: 'user', content: 'Tell me a story.' },
-        {
-          role: 'user',
-          content:
-            'Your previous response was interrupted and ended with [Once upon a time]. Continue from where you left off.',
-        },
+        askedToContinue(
+          'Tell me a story.',
+          'Your previous response was interrupted and ended with [Once upon a time]. Continue from where you left off.',
+        ),
       ],
     });
   });
@@ -235,10 +243,9 @@ describe('continuationRequest', () => {
 
   it('user-message: the quoted partial answer keeps its whitespace', () => {
     const state = cut([start(), blockStart(0, { type: 'text', text: '' }), text(0, 'Hello ')]);
-    expect(continuationRequest(baseRequest('claude-opus-5'), state).messages[1]).toEqual({
-      role: 'user',
-      content: defaultInstruction('Hello '),
-    });
+    expect(continuationRequest(baseRequest('claude-opus-5'), state).messages).toEqual([
+      askedToContinue('Tell me a story.', defaultInstruction('Hello ')),
+    ]);
   });
 
   it('drops an incomplete tool_use (and anything after the last text block)', () => {
@@ -325,10 +332,7 @@ describe('continuationRequest', () => {
     });
     const expected = {
       ...request,
-      messages: [
-        { role: 'user', content: 'Tell me a story.' },
-        { role: 'user', content: defaultInstruction('Once upon a time') },
-      ],
+      messages: [askedToContinue('Tell me a story.', defaultInstruction('Once upon a time'))],
     };
     expect(continuationRequest(request, midText)).toEqual(expected);
     // Even when prefill is forced: the API would reject the prefill.
@@ -338,14 +342,32 @@ describe('continuationRequest', () => {
     expect(continuationRequest(disabled, midText).messages[1]?.role).toBe('assistant');
   });
 
+  it('user-message: the request passes validateMessages, after a question or a tool result', () => {
+    const toolTurn = baseRequest('claude-opus-5', {
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }],
+        },
+      ],
+    });
+    for (const request of [baseRequest('claude-opus-5'), toolTurn]) {
+      const next = continuationRequest(request, midText, { strategy: 'user-message' });
+      expect(validateMessages(next.messages)).toEqual([]);
+      expect(next.messages).toHaveLength(request.messages.length);
+    }
+  });
+
   it('a forced strategy wins over the model', () => {
     expect(
       continuationRequest(baseRequest('claude-sonnet-4-5'), midText, { strategy: 'user-message' })
         .messages,
-    ).toEqual([
-      { role: 'user', content: 'Tell me a story.' },
-      { role: 'user', content: defaultInstruction('Once upon a time') },
-    ]);
+    ).toEqual([askedToContinue('Tell me a story.', defaultInstruction('Once upon a time'))]);
     expect(
       continuationRequest(baseRequest('claude-opus-4-6'), midText, { strategy: 'prefill' })
         .messages,
@@ -360,10 +382,9 @@ describe('continuationRequest', () => {
     const result = continuationRequest(request, midText, {
       instruction: (partial) => `Continue: <partial>${partial}</partial>`,
     });
-    expect(result.messages[1]).toEqual({
-      role: 'user',
-      content: 'Continue: <partial>Once upon a time</partial>',
-    });
+    expect(result.messages).toEqual([
+      askedToContinue('Tell me a story.', 'Continue: <partial>Once upon a time</partial>'),
+    ]);
   });
 
   it('picks the strategy from the streamed model when the request names an alias', () => {
@@ -375,9 +396,9 @@ describe('continuationRequest', () => {
     expect(continuationRequest(baseRequest('house-default'), state).messages[1]?.role).toBe(
       'assistant',
     );
-    expect(continuationRequest(baseRequest('claude-opus-4-6'), state).messages[1]?.role).toBe(
-      'user',
-    );
+    expect(continuationRequest(baseRequest('claude-opus-4-6'), state).messages).toEqual([
+      askedToContinue('Tell me a story.', defaultInstruction('Hi')),
+    ]);
   });
 
   it('does not mutate the request or the state', () => {
@@ -446,10 +467,7 @@ describe('continuationRequest', () => {
     // user-message: the prefill is folded into the quoted partial answer.
     expect(
       continuationRequest(stringPrefill, state, { strategy: 'user-message' }).messages,
-    ).toEqual([
-      { role: 'user', content: 'Answer?' },
-      { role: 'user', content: defaultInstruction('The answer is 42, because ') },
-    ]);
+    ).toEqual([askedToContinue('Answer?', defaultInstruction('The answer is 42, because '))]);
   });
 
   it('sends blocks in request shape: no null citations, kept citations, server tools kept', () => {
@@ -930,7 +948,7 @@ describe('resume end to end', () => {
           expect(next).toEqual({
             ...request,
             stream: true,
-            messages: [...request.messages, { role: 'user', content: defaultInstruction(partial) }],
+            messages: [askedToContinue('Tell me a story.', defaultInstruction(partial))],
           });
         }
 

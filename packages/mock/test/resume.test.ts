@@ -161,7 +161,14 @@ describe('resume end to end through the replay server', () => {
       const sent = server.requests.at(-1)?.body as MessageRequest;
       const last = sent.messages.at(-1);
       if (strategy === 'prefill') expect(last?.role).toBe('assistant');
-      else expect(String(last?.content)).toMatch(/^Your previous response was interrupted/);
+      else {
+        // The request to continue ends the user's own turn: roles still alternate.
+        expect(sent.messages.map((m) => m.role)).toEqual(original.messages.map((m) => m.role));
+        const ask = Array.isArray(last?.content) ? last.content.at(-1) : undefined;
+        expect(ask?.type === 'text' ? ask.text : '').toMatch(
+          /^Your previous response was interrupted/,
+        );
+      }
     },
     30_000,
   );

@@ -46,6 +46,14 @@ import {
 } from './sse-server.js';
 import { type StreamName, streamBytes, streamRequest, streamText } from './streams.js';
 
+/** The user's last turn with the request to continue joined onto it (roles alternate). */
+function withAsk(last: MessageRequest['messages'][number] | undefined, instruction: string) {
+  expect(last?.role).toBe('user');
+  const content = last?.content ?? [];
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  return { role: 'user', content: [...blocks, { type: 'text', text: instruction }] };
+}
+
 // ---------------------------------------------------------------------------------------
 // Shared helpers
 
@@ -1091,7 +1099,10 @@ export function describeTransportContract(
                     ...request.messages,
                     { role: 'assistant', content: [{ type: 'text', text: partial }] },
                   ]
-                : [...request.messages, { role: 'user', content: defaultInstruction(partial) }],
+                : [
+                    ...request.messages.slice(0, -1),
+                    withAsk(request.messages.at(-1), defaultInstruction(partial)),
+                  ],
           });
 
           const merged = mergeContinuation(interrupted, continuation, { strategy });
