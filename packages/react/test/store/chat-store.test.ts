@@ -9,6 +9,11 @@ import {
 import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
+/** The request to continue that ends a user turn: it quotes the partial answer in full. */
+const askToContinue = (partial: string) => ({
+  type: 'text',
+  text: `Your previous response was interrupted and ended with [${partial}]. Continue from where you left off.`,
+});
 const answers = (state: ChatState) =>
   state.turns.filter((t): t is AssistantTurn => t.role === 'assistant');
 const lastAnswer = (state: ChatState) => answers(state).at(-1) as AssistantTurn;
@@ -164,14 +169,15 @@ describe('createChatStore: stop, resume, retry', () => {
     expect(state.status).toBe('complete');
     expect(textOf(lastAnswer(state).stream)).toBe(full);
     expect(requests).toHaveLength(1);
-    // claude-opus-5 resumes with a user message quoting the partial answer, after the
-    // partial answer itself, so that roles alternate.
+    // claude-opus-5 resumes with the request to continue, quoting the partial answer,
+    // joined onto the question, so that roles alternate.
     const messages = resumed.requests[0]?.body.messages as Array<{
       role: string;
       content: unknown;
     }>;
-    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(String(messages.at(-1)?.content)).toContain(partial.trimEnd());
+    expect(messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Tell me' }, askToContinue(partial)] },
+    ]);
     expect(validateMessages(messages)).toEqual([]);
     expect(lastAnswer(state).stream.attempts).toHaveLength(2);
   });
@@ -206,8 +212,10 @@ describe('createChatStore: stop, resume, retry', () => {
       { role: 'user', content: 'Second' },
     ]);
     const continuation = resumed.requests[0]?.body.messages as unknown[];
-    expect(continuation.slice(0, asked.length)).toEqual(asked);
-    expect(continuation.length).toBeGreaterThan(asked.length);
+    expect(continuation).toEqual([
+      ...asked.slice(0, -1),
+      { role: 'user', content: [{ type: 'text', text: 'Second' }, askToContinue(partial)] },
+    ]);
     expect(validateMessages(continuation)).toEqual([]);
   });
 
@@ -246,7 +254,16 @@ describe('createChatStore: stop, resume, retry', () => {
     store.setOptions({ request, fetch: resumed.fetch, batch: false });
     await store.getState().resume();
     const continuation = resumed.requests[0]?.body.messages as unknown[];
-    expect(continuation.slice(0, asked.length)).toEqual(asked);
+    expect(continuation).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'First' },
+          { type: 'text', text: 'Second' },
+          askToContinue(partial),
+        ],
+      },
+    ]);
     expect(validateMessages(continuation)).toEqual([]);
   });
 

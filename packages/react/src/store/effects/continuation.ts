@@ -3,13 +3,8 @@
  * answer cut at `max_tokens`) both send the core's continuation request and show the
  * merge of the two attempts in the same turn.
  */
-import {
-  canResume,
-  continuationRequest,
-  type MessageParam,
-  mergeContinuation,
-} from '@message-stream/core';
-import { alternate, toMessageParam } from '../conversation.js';
+import { canResume, continuationRequest, mergeContinuation } from '@message-stream/core';
+import { alternate } from '../conversation.js';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext } from './context.js';
 import { streamInto } from './streaming.js';
@@ -20,22 +15,6 @@ export const stoppedAtMaxTokens = (turn: AssistantTurn): boolean =>
 
 export const canContinueInPlace = (turn: AssistantTurn, kind: 'resume' | 'max-tokens') =>
   kind === 'resume' ? canResume(turn.stream) : stoppedAtMaxTokens(turn);
-
-/**
- * A user-message continuation puts its instruction right after the question, two user
- * messages in a row. Roles must alternate: the partial answer goes between them as the
- * assistant's turn it was (the instruction still quotes it, so a server that recognises the
- * instruction, like the mock, sees what it expects). Anything else is joined role by role.
- */
-function alternating(messages: MessageParam[], turn: AssistantTurn): MessageParam[] {
-  const last = messages.at(-1);
-  const before = messages.at(-2);
-  const partial = toMessageParam(turn);
-  if (last?.role === 'user' && before?.role === 'user' && partial !== null) {
-    return alternate([...messages.slice(0, -1), partial, last]);
-  }
-  return alternate(messages);
-}
 
 /** Continues `turn` (on the shown path) in place; one continuation at a time. */
 export async function continueInPlace(
@@ -55,7 +34,7 @@ export async function continueInPlace(
     base,
     ctx.options().resume,
   );
-  const request = { ...continuation, messages: alternating(continuation.messages, turn) };
+  const request = { ...continuation, messages: alternate(continuation.messages) };
   // The turn changes in place: the next request must send it as it will then be.
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
