@@ -137,8 +137,8 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /Rendering: no main-thread task over 16 ms/,
     reason:
       'Wall-clock task lengths on this shared machine include the time the renderer was ' +
-      'preempted by other processes (compare the thread-time column). By thread time two ' +
-      'tasks pass 16 ms (longest about 20 ms): frames that render several new markdown blocks ' +
+      'preempted by other processes (compare the thread-time column). By thread time a few ' +
+      'tasks pass 16 ms, by a few ms: frames that render several new markdown blocks ' +
       'at once when the network outpaces the frame rate (each block is parsed once, when it ' +
       'arrives). Highlighting now runs in a Worker and its results join the frame’s commit; ' +
       'per-frame markdown work is not yet capped (a time budget for new blocks per frame is ' +
@@ -162,8 +162,8 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /Long conversation: no task over 16 ms/,
     reason:
-      'Not traced since the log was windowed (the longest was 348 ms wall before it, now about ' +
-      '50 ms by thread time). Candidates: the send, when the newest group grows and the store ' +
+      'Not traced since the log was windowed (the longest was 348 ms wall before it). ' +
+      'Candidates: the send, when the newest group grows and the store ' +
       "publishes the whole turns array, and a group mounting in the reader's view.",
   },
   {
@@ -180,12 +180,12 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'The N = 1 and N = 100 runs miss it as well on this machine (their counts are in the ' +
       'table), so what is left is not the length of the log: typing re-renders no turn ' +
       '(tested). Event Timing reports more slow paints than keys (each key fires several ' +
-      'events); the slowest is 24 ms at N = 1,000 against 32 ms at N = 1.',
+      'events); compare the slowest paint at each N in the table.',
   },
   {
     match: /scrolling the whole log/,
     reason:
-      'One dropped frame in about 1,200 (N = 100: none in 135). A scroll faster than about ' +
+      'A frame or two in over a thousand (see the table). A scroll faster than about ' +
       '500 px a frame shows groups as their text and mounts where it settles; the frame that ' +
       'mounts a group of 8 formatted turns can still miss its deadline.',
   },
