@@ -94,8 +94,9 @@ describe('the demo after a page reload', () => {
       .not.toBeNull();
 
     await reload(page);
-    await expect(threadTitles(page)).resolves.toEqual(titles);
-    await expect(shownThread(page)).resolves.toMatch(/^Hello again/);
+    // The thread list is a part loaded on demand: wait for it rather than read it at once.
+    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(titles);
+    await expect.poll(() => shownThread(page), { timeout: 10_000 }).toMatch(/^Hello again/);
     const picker = userMessages(page).getByRole('group', { name: 'Version 2 of 2' });
     await picker.waitFor();
     await expect(userMessages(page).textContent()).resolves.toContain('Hello again');
