@@ -252,6 +252,8 @@ function afterStopCheck(state: StreamState, event: StreamEvent): StreamState {
 // Messages
 
 const EMPTY_MESSAGE: LiveMessage = emptyMessage();
+/** What a `message_start` fills in over: the empty message's fields, without content. */
+const EMPTY_FIELDS: MessageFields = fieldsOf(EMPTY_MESSAGE);
 
 /**
  * How many superseded messages a state keeps (the most recent ones). A gateway that splices
@@ -264,8 +266,11 @@ function startMessage(state: StreamState, wire: unknown, event: StreamEvent): St
     return diagnose(state, 'malformed_event', 'message_start without a message object.', event);
   }
   const { content, ...rest } = wire as Partial<Message>;
-  const { content: _empty, ...empty } = EMPTY_MESSAGE;
-  const fields = { ...empty, ...rest, usage: isPlainObject(rest.usage) ? { ...rest.usage } : {} };
+  const fields = {
+    ...EMPTY_FIELDS,
+    ...rest,
+    usage: isPlainObject(rest.usage) ? { ...rest.usage } : {},
+  };
   const blocks = Array.isArray(content)
     ? content.map((block, index) => createBlockState(index, block, 'complete'))
     : [];
