@@ -118,9 +118,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     // the thread keeps its place in the list. (A message sent before the read finished,
     // within the first milliseconds, does not move the thread up either.)
     let restoring = persist !== null;
-    void chat.restored.then(() => {
+    const restoredNow = () => {
       restoring = false;
-    });
+    };
+    void chat.restored.then(restoredNow, restoredNow);
     const unsubscribe = chat.subscribe((state) => {
       const nodes = Object.keys(state.tree.nodes).length;
       if (nodes === count) return;
@@ -193,15 +194,19 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
           : (threads[0]?.id ?? null);
         store.setState({ threads, activeId });
       })
-      .catch((error: unknown) => report(error, 'read'))
-      .then(() => {
-        store.subscribe((state, previous) => {
-          if (state.threads === previous.threads && state.activeId === previous.activeId) return;
-          list
-            .write({ threads: state.threads, activeId: state.activeId })
-            .catch((error: unknown) => report(error, 'write'));
-        });
-      });
+      // Saving begins only after a good read: after a failed one, writing the list would
+      // put it over the saved threads nobody could read (they stay in storage, reported).
+      .then(
+        () => {
+          store.subscribe((state, previous) => {
+            if (state.threads === previous.threads && state.activeId === previous.activeId) return;
+            list
+              .write({ threads: state.threads, activeId: state.activeId })
+              .catch((error: unknown) => report(error, 'write'));
+          });
+        },
+        (error: unknown) => report(error, 'read'),
+      );
   }
 
   Object.assign(store, {

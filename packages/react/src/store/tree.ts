@@ -48,27 +48,25 @@ export function replaceNode(tree: ConversationTree, turn: Turn): ConversationTre
 
 /** A straight conversation (no branches) as a tree. */
 export function linearTree(turns: readonly Turn[]): ConversationTree {
-  const ids = turns.map((turn) => turn.id);
-  if (new Set(ids).size === ids.length) {
-    // Built in one pass: folding addChild copies every map once per turn, which made restoring
-    // a 1,000-turn thread quadratic (seconds before the composer was usable). fromEntries
-    // keeps every id an own property, `__proto__` included.
-    const parentOf = (index: number) => (index === 0 ? ROOT : (ids[index - 1] as string));
-    return {
-      nodes: Object.fromEntries(turns.map((turn) => [turn.id, turn])),
-      parents: Object.fromEntries(ids.map((id, index) => [id, parentOf(index)])),
-      children: Object.fromEntries(ids.map((id, index) => [parentOf(index), [id]])),
-      selected: Object.fromEntries(ids.map((_, index) => [parentOf(index), 0])),
-    };
-  }
-  // Repeated ids (a hand-made or damaged history): the general path decides what they mean.
-  let tree = emptyTree();
+  // One pass: folding addChild copies every map once per turn, which made restoring a
+  // 1,000-turn thread quadratic (seconds before the composer was usable). It means what that
+  // fold means, repeated ids included; fromEntries keeps every id (`__proto__` too) an own key.
+  const parents: [string, string][] = [];
+  const children = new Map<string, string[]>();
   let parent = ROOT;
   for (const turn of turns) {
-    tree = addChild(tree, parent, turn);
+    parents.push([turn.id, parent]);
+    const siblings = children.get(parent);
+    if (siblings === undefined) children.set(parent, [turn.id]);
+    else siblings.push(turn.id);
     parent = turn.id;
   }
-  return tree;
+  return {
+    nodes: Object.fromEntries(turns.map((turn) => [turn.id, turn])),
+    parents: Object.fromEntries(parents),
+    children: Object.fromEntries(children),
+    selected: Object.fromEntries([...children].map(([id, ids]) => [id, ids.length - 1])),
+  };
 }
 
 export function branchInfo(tree: ConversationTree, turnId: string): BranchInfo {

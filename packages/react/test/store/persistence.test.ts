@@ -132,6 +132,57 @@ describe('persistence in IndexedDB', () => {
     expect(keys).toContain(`${name}/meta`);
   });
 
+  it('never writes over a saved conversation it could not read, and reports the read', async () => {
+    const name = uniqueName();
+    const saved = new Map([[name, '{"state": {"tree": oops']]);
+    const setItem = vi.fn((key: string, value: string) => void saved.set(key, value));
+    const storage = { getItem: (key: string) => saved.get(key) ?? null, setItem, removeItem() {} };
+    const onPersistError = vi.fn();
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Still here.')));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      persist: { name, storage },
+      onPersistError,
+    });
+    await store.restored;
+    await store.getState().send('Hi');
+    await store.flush();
+    expect(onPersistError).toHaveBeenCalledWith(expect.any(Error), { name, operation: 'read' });
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('Still here.');
+    expect(setItem).not.toHaveBeenCalled();
+    expect(saved.get(name)).toBe('{"state": {"tree": oops');
+  });
+
+  it('leaves out a damaged turn record and keeps the rest of the thread', async () => {
+    const name = uniqueName();
+    const good = createChatStore({
+      request,
+      fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
+      batch: false,
+      persist: { name, storage: 'localstorage' },
+    });
+    await good.restored;
+    await good.getState().send('Question');
+    await good.flush();
+    const stored = JSON.parse(localStorage.getItem(name) as string);
+    // A record another version or app left behind: an assistant turn with no stream.
+    stored.state.tree.nodes.broken = { id: 'broken', role: 'assistant', toolResults: 5 };
+    localStorage.setItem(name, JSON.stringify(stored));
+    const onPersistError = vi.fn();
+    const reread = createChatStore({
+      request,
+      batch: false,
+      persist: { name, storage: 'localstorage' },
+      onPersistError,
+    });
+    await reread.restored;
+    expect(onPersistError).not.toHaveBeenCalled();
+    expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Kept.');
+    expect(reread.getState().tree.nodes.broken).toBeUndefined();
+  });
+
   it('reports a failing write and keeps the conversation in memory', async () => {
     const name = uniqueName();
     const onPersistError = vi.fn();

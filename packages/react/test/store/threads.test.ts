@@ -130,3 +130,31 @@ describe('createThreadStore', () => {
     });
   });
 });
+
+describe('createThreadStore: a saved list that cannot be read', () => {
+  it('is reported and never written over: the saved threads stay for a later read', async () => {
+    const saved = new Map([['app/threads', '{"state": not json']]);
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+      removeItem: (key: string) => void saved.delete(key),
+    };
+    const onPersistError = vi.fn();
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
+    const threads = createThreadStore({
+      chat: { request, fetch, batch: false },
+      persist: { name: 'app', storage },
+      onPersistError,
+    });
+    await threads.restored;
+    expect(onPersistError).toHaveBeenCalledWith(expect.any(Error), {
+      name: 'app',
+      operation: 'read',
+    });
+    const id = threads.getState().newThread();
+    await threads.getState().chatOf(id)?.getState().send('Hi');
+    // The conversation works in memory; the unreadable list is still what storage holds.
+    expect(threads.getState().threads).toHaveLength(1);
+    expect(saved.get('app/threads')).toBe('{"state": not json');
+  });
+});

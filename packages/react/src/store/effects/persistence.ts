@@ -155,11 +155,13 @@ export function startPersistence(
   let disposed = false;
   let writing: Promise<void> = Promise.resolve();
   let lastWritten: ConversationTree | null = null;
+  /** What storage held could not be read: nothing is written over it from here on. */
+  let unreadable = false;
 
   const flush = (): Promise<void> => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    if (backend === null || disposed) return writing;
+    if (backend === null || disposed || unreadable) return writing;
     const model = host.model();
     if (model.tree === lastWritten) return writing;
     lastWritten = model.tree;
@@ -206,18 +208,23 @@ export function startPersistence(
   if (backend === null) {
     restored = Promise.resolve();
   } else {
-    let read: ReturnType<Backend['read']>;
-    try {
-      read = backend.read();
-    } catch (error) {
+    // A read that fails leaves saving off for this store: writing now would put this
+    // conversation over the stored one nobody could read. It is reported; memory keeps working.
+    const failed = (error: unknown) => {
+      unreadable = true;
       host.report(error, 'read');
-      read = null;
-    }
-    if (read instanceof Promise) {
-      restored = read.then(apply, (error: unknown) => host.report(error, 'read')).then(begin);
-    } else {
-      apply(read);
-      begin();
+    };
+    try {
+      const read = backend.read();
+      if (read instanceof Promise) {
+        restored = read.then(apply).then(begin, failed);
+      } else {
+        apply(read);
+        begin();
+        restored = Promise.resolve();
+      }
+    } catch (error) {
+      failed(error);
       restored = Promise.resolve();
     }
   }

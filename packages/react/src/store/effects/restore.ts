@@ -3,7 +3,7 @@
  * the page went away cannot continue that connection: it ends as interrupted, ready to
  * resume, on whichever branch it was. A tool that was running has no result to give.
  */
-import { endStream, isFinalStatus } from '@message-stream/core';
+import { endStream, isFinalStatus, isPlainObject } from '@message-stream/core';
 import { linearTree } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
 
@@ -15,7 +15,8 @@ const RELOADED: ToolResultState = {
 
 function settleTurn(turn: Turn): Turn {
   if (turn.role !== 'assistant') return turn;
-  let next: AssistantTurn = turn;
+  // A record from an older or damaged store may lack its results: none is no result.
+  let next: AssistantTurn = isPlainObject(turn.toolResults) ? turn : { ...turn, toolResults: {} };
   if (!isFinalStatus(turn.stream.status)) {
     next = {
       ...next,
@@ -25,7 +26,7 @@ function settleTurn(turn: Turn): Turn {
       }),
     };
   }
-  const running = Object.entries(turn.toolResults).filter(([, r]) => r.status === 'running');
+  const running = Object.entries(next.toolResults).filter(([, r]) => r.status === 'running');
   if (running.length > 0) {
     next = {
       ...next,
@@ -38,9 +39,20 @@ function settleTurn(turn: Turn): Turn {
   return next;
 }
 
-const isTurn = (value: unknown): value is Turn =>
-  typeof (value as Turn | null)?.id === 'string' &&
-  ((value as Turn).role === 'user' || (value as Turn).role === 'assistant');
+/**
+ * A stored record that can be a turn: one that is not (damaged storage, another app's data) is
+ * left out rather than failing the whole read, so one bad record never loses a thread.
+ */
+function isTurn(value: unknown): value is Turn {
+  if (!isPlainObject(value) || typeof value.id !== 'string' || value.id === '') return false;
+  if (value.role === 'user') return true;
+  return (
+    value.role === 'assistant' &&
+    isPlainObject(value.stream) &&
+    typeof value.stream.status === 'string' &&
+    (value.toolResults === undefined || isPlainObject(value.toolResults))
+  );
+}
 
 /**
  * The tree a stored value holds, settled; null when it holds none. Reads this store's
