@@ -32,16 +32,24 @@ function mainThreadTransport(): Transport {
   let send: (request: TokenizeRequest) => void = (request) => {
     waiting?.push(request);
   };
-  void import('./session.js').then(({ TokenizeSessions }) => {
-    const sessions = new TokenizeSessions({
-      load: loadLineTokenizer,
-      post: deliver,
-      schedule: (run) => setTimeout(run, 0),
-    });
-    send = (request) => sessions.receive(request);
-    for (const request of waiting ?? []) sessions.receive(request);
-    waiting = null;
-  });
+  import('./session.js').then(
+    ({ TokenizeSessions }) => {
+      const sessions = new TokenizeSessions({
+        load: loadLineTokenizer,
+        post: deliver,
+        schedule: (run) => setTimeout(run, 0),
+      });
+      send = (request) => sessions.receive(request);
+      for (const request of waiting ?? []) sessions.receive(request);
+      waiting = null;
+    },
+    () => {
+      // The chunk did not load (offline, a deploy swapped it): code stays plain text, and
+      // nothing piles up waiting for it.
+      waiting = null;
+      send = () => {};
+    },
+  );
   return { send: (request) => send(request) };
 }
 
@@ -53,14 +61,19 @@ function workerTransport(): Transport | null {
   } catch {
     return null;
   }
+  const viaWorker: Transport = { send: (request) => worker.postMessage(request) };
   worker.addEventListener('message', (event: MessageEvent<TokenizeResult>) => deliver(event.data));
-  // The worker script failed to load or run: every block starts over on the main thread.
-  worker.addEventListener('error', () => {
+  // The worker script failed to load or run, or a result could not be read: every block starts
+  // over on the main thread (once, however many such events were queued).
+  const fallBack = () => {
+    if (transport !== viaWorker) return;
     worker.terminate();
     transport = mainThreadTransport();
     for (const source of sources.values()) source.resend();
-  });
-  return { send: (request) => worker.postMessage(request) };
+  };
+  worker.addEventListener('error', fallBack);
+  worker.addEventListener('messageerror', fallBack);
+  return viaWorker;
 }
 
 function getTransport(): Transport {
@@ -75,7 +88,10 @@ export class CodeTokensSource {
   private sent: string | null = null;
   private code = '';
   private finished: CodeTokenLine[] = [];
-  private latest: CodeTokensSnapshot | null = null;
+  /** Whether tokens exist (false: plain, or none yet), and changed since the last hand-over. */
+  private highlighted = false;
+  private changed = false;
+  private tail: CodeTokensSnapshot['tail'] = null;
   private published: CodeTokensSnapshot | null = null;
   private readonly listeners = new Set<() => void>();
 
@@ -124,18 +140,30 @@ export class CodeTokensSource {
 
   receive(result: TokenizeResult): void {
     if (result.type === 'plain') {
-      this.latest = null;
+      this.highlighted = false;
     } else {
+      if (result.start > this.finished.length) {
+        // A result went missing (a transport that dropped one): ask for the whole block again.
+        this.resend();
+        return;
+      }
       if (result.start < this.finished.length) this.finished.length = result.start;
       for (const line of result.lines) this.finished.push(line);
-      this.latest = { finished: this.finished.slice(), tail: result.tail };
+      this.tail = result.tail;
+      this.highlighted = true;
     }
+    this.changed = true;
     schedulePublish(this.emit);
   }
 
+  // The snapshot is built here, once per hand-over (a frame), not per result: several
+  // results arrive in a frame, and each copy of the finished lines grows with the block.
   private readonly emit = (): void => {
-    if (this.published === this.latest) return;
-    this.published = this.latest;
+    if (!this.changed) return;
+    this.changed = false;
+    const next = this.highlighted ? { finished: this.finished.slice(), tail: this.tail } : null;
+    if (next === null && this.published === null) return;
+    this.published = next;
     for (const listener of this.listeners) listener();
   };
 

@@ -26,8 +26,6 @@ export type TokenizeResult =
       readonly lines: readonly CodeTokenLine[];
       /** The unfinished last line's tokens and the text they were made from. */
       readonly tail: { readonly text: string; readonly tokens: CodeTokenLine } | null;
-      /** Every line of the code the tokenizer has is tokenized. */
-      readonly done: boolean;
     }
   /** The language is unknown or failed to load: the block stays plain. */
   | { readonly type: 'plain'; readonly id: number };

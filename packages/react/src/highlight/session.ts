@@ -2,7 +2,7 @@ import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { IncrementalCodeTokens, type LineTokenizer } from './tokens.js';
 
 /** Longest stretch of tokenizing before results are handed over and new requests are read. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 interface Session {
   language: string;
@@ -11,8 +11,6 @@ interface Session {
   /** Finished lines already sent. */
   sent: number;
   sentTail: string | null;
-  /** Waiting for the language to load. */
-  loading: boolean;
   plain: boolean;
 }
 
@@ -55,7 +53,6 @@ export class TokenizeSessions {
         tokens: null,
         sent: 0,
         sentTail: null,
-        loading: true,
         plain: false,
       };
       this.sessions.set(request.id, session);
@@ -80,7 +77,6 @@ export class TokenizeSessions {
 
   private loaded(id: number, session: Session, tokenize: LineTokenizer<unknown> | null): void {
     if (this.sessions.get(id) !== session) return;
-    session.loading = false;
     if (tokenize === null) {
       session.plain = true;
       this.post({ type: 'plain', id });
@@ -118,19 +114,19 @@ export class TokenizeSessions {
         session.plain = true;
         continue;
       }
-      const snapshot = tokens.snapshot();
-      if (snapshot.finished.length < session.sent) session.sent = 0;
-      const tail = snapshot.tail;
-      if (snapshot.finished.length > session.sent || (tail?.text ?? null) !== session.sentTail) {
+      // Only the lines not sent yet are copied: a slice costs what it tokenized, not the block.
+      const finished = tokens.finishedCount;
+      if (finished < session.sent) session.sent = 0;
+      const tail = tokens.tailTokens;
+      if (finished > session.sent || (tail?.text ?? null) !== session.sentTail) {
         this.post({
           type: 'tokens',
           id,
           start: session.sent,
-          lines: snapshot.finished.slice(session.sent),
+          lines: tokens.finishedFrom(session.sent),
           tail,
-          done,
         });
-        session.sent = snapshot.finished.length;
+        session.sent = finished;
         session.sentTail = tail?.text ?? null;
       }
       if (!done) more = true;

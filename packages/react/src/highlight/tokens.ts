@@ -86,6 +86,21 @@ export class IncrementalCodeTokens<State> {
     return true;
   }
 
+  /** How many lines are finished (tokenized for good). */
+  get finishedCount(): number {
+    return this.finished.length;
+  }
+
+  /** The finished lines from `start` on: what a reader that has the first `start` lacks. */
+  finishedFrom(start: number): readonly CodeTokenLine[] {
+    return this.finished.slice(start);
+  }
+
+  /** The unfinished last line's tokens, and the text they were made from. */
+  get tailTokens(): CodeTokensSnapshot['tail'] {
+    return this.tail;
+  }
+
   /** The tokens so far. The same object until something changes. */
   snapshot(): CodeTokensSnapshot {
     if (this.cached === null) this.cached = { finished: this.finished.slice(), tail: this.tail };

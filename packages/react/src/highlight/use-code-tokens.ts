@@ -48,12 +48,3 @@ export function useCodeTokensSnapshot(source: CodeTokensSource | null): CodeToke
     noSnapshot,
   );
 }
-
-/** `useCodeTokensSource` and `useCodeTokensSnapshot` in one component. */
-export function useCodeTokens(
-  code: string,
-  language: string | undefined,
-  enabled = true,
-): CodeTokensSnapshot | null {
-  return useCodeTokensSnapshot(useCodeTokensSource(code, language, enabled));
-}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TokenizeRequest, TokenizeResult } from '../../src/highlight/protocol.js';
+
+/** A Worker stand-in: records what the page posts and lets a test answer or fail it. */
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  posted: TokenizeRequest[] = [];
+  terminated = 0;
+  private listeners = new Map<string, (event: { data?: unknown }) => void>();
+  constructor() {
+    FakeWorker.all.push(this);
+  }
+  postMessage(message: TokenizeRequest) {
+    this.posted.push(message);
+  }
+  addEventListener(type: string, listener: (event: { data?: unknown }) => void) {
+    this.listeners.set(type, listener);
+  }
+  terminate() {
+    this.terminated++;
+  }
+  fire(type: string, data?: TokenizeResult) {
+    this.listeners.get(type)?.({ data });
+  }
+}
+
+const tokens = (id: number, start: number, lines: string[]): TokenizeResult => ({
+  type: 'tokens',
+  id,
+  start,
+  lines: lines.map((content) => [{ content }]),
+  tail: null,
+});
+
+describe('CodeTokensSource over a Worker', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    FakeWorker.all = [];
+    vi.stubGlobal('Worker', FakeWorker);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.doUnmock('../../src/highlight/session.js');
+  });
+
+  const open = async (code: string) => {
+    const { CodeTokensSource } = await import('../../src/highlight/client.js');
+    const source = new CodeTokensSource('ts');
+    source.attach();
+    source.update(code);
+    const worker = FakeWorker.all[0] as FakeWorker;
+    const id = (worker.posted.at(-1) as { id: number }).id;
+    return { source, worker, id };
+  };
+
+  it('asks for the whole block again when a result is missing (lines would land out of place)', async () => {
+    const { worker, id } = await open('a\nb\nc\n');
+    const before = worker.posted.length;
+    worker.fire('message', tokens(id, 2, ['c']));
+    expect(worker.posted.slice(before)).toEqual([
+      { type: 'update', id, language: 'ts', mode: 'reset', text: 'a\nb\nc\n' },
+    ]);
+  });
+
+  it('falls back once, however many failures were queued, and keeps the code', async () => {
+    // The main-thread sessions cannot load either: the block stays plain, nothing throws.
+    vi.doMock('../../src/highlight/session.js', () => {
+      throw new Error('chunk failed to load');
+    });
+    const { source, worker } = await open('const a = 1;\n');
+    worker.fire('error');
+    worker.fire('messageerror');
+    expect(worker.terminated).toBe(1);
+    source.update('const a = 1;\nconst b = 2;\n');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(source.getSnapshot()).toBeNull();
+  });
+});
