@@ -116,6 +116,22 @@ describe('the demo after a page reload', () => {
     await expect(waitForStatus(lastAnswer(page), ['complete'])).resolves.toBe('complete');
   });
 
+  it('starts a new saved conversation when the last one is deleted', async () => {
+    const page = await open('fixture=spec-basic-text&speed=fast');
+    await send(page, 'Only thread');
+    await waitForStatus(lastAnswer(page), ['complete']);
+    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['Only thread']);
+    await threadList(page).getByRole('button', { name: 'Delete Only thread' }).click();
+    // The list is never empty: a new conversation, listed and shown, takes its place.
+    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['New conversation']);
+    await send(page, 'After the delete');
+    await waitForStatus(lastAnswer(page), ['complete']);
+    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['After the delete']);
+    await saved(page, (turns) =>
+      turns.some((turn) => turn.role === 'user' && turn.content === 'After the delete'),
+    );
+  });
+
   it('shows an answer cut off by the reload as interrupted, and Resume finishes it on its branch', async () => {
     const page = await open('fixture=long-markdown&speed=fast');
     await send(page, 'Explain how to build a streaming chat UI.');

@@ -1,6 +1,6 @@
 import '@message-stream/react/styles.css';
 import './demo.css';
-import { createStreamRecorder } from '@message-stream/react';
+import { createStreamRecorder, preloadParts } from '@message-stream/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, type FixtureChoice, initialScenario } from './App.js';
@@ -26,11 +26,12 @@ async function start() {
   const scenarioHolder = { current: initialScenario(fixtures) };
   const recorder = createStreamRecorder();
   // The saved conversations are read before the first render, so the page opens on them.
-  const { threads, problems } = await createDemoThreads({
-    live,
-    recorder,
-    scenario: () => scenarioHolder.current,
-  });
+  // The thread list is always on screen: its chunk loads with the rest, so it does not pop
+  // in after the first paint.
+  const [{ threads, problems }] = await Promise.all([
+    createDemoThreads({ live, recorder, scenario: () => scenarioHolder.current }),
+    preloadParts(),
+  ]);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(

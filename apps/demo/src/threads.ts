@@ -129,6 +129,12 @@ export async function createDemoThreads({
   });
   // A thread started before the saved list is read would hide it: read first.
   await threads.restored;
-  if (threads.getState().activeId === null) threads.getState().newThread();
+  // The page always shows a saved conversation: deleting the last one starts a new one (a
+  // chat outside the list would be neither saved nor listed).
+  const ensureOne = () => {
+    if (threads.getState().activeId === null) threads.getState().newThread();
+  };
+  ensureOne();
+  threads.subscribe(ensureOne);
   return { threads, problems };
 }
