@@ -7,6 +7,15 @@
 /** Core's one plain-object check, for the parts that read wire values. */
 export { isPlainObject } from '@message-stream/core';
 
+/** A wire value's field, or `undefined` when reading it throws (a hostile getter). */
+export function readKey(record: Record<string, unknown>, key: string): unknown {
+  try {
+    return record[key];
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value if it is a non-empty string, else `undefined`. */
 export function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

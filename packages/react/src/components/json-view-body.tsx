@@ -1,10 +1,14 @@
 import { memo, type ReactElement, type ReactNode, useState } from 'react';
 import { CopyButton } from './copy-button.js';
-import { isPlainObject, toJson, toText } from './format.js';
-import { JSON_VIEW_LIMITS, type JsonViewProps, readKey } from './json-view.js';
+import { isPlainObject, readKey, toJson, toText } from './format.js';
+import { JSON_VIEW_LIMITS, type JsonViewProps } from './json-view.js';
 import { ScrollablePre } from './scrollable.js';
 
 type Mode = 'formatted' | 'raw';
+const VIEWS: readonly (readonly [Mode, string])[] = [
+  ['formatted', 'Formatted'],
+  ['raw', 'Raw'],
+];
 
 /** What `JsonView` draws once the tool parts have loaded (see `JsonView`). */
 export const JsonViewBody = memo(function JsonViewBody({
@@ -42,22 +46,17 @@ export const JsonViewBody = memo(function JsonViewBody({
         {typeof raw === 'string' ? (
           // biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form's fieldset.
           <div className="ms-tool__views" role="group" aria-label={`${label} view`}>
-            <button
-              type="button"
-              className="ms-tool__view"
-              aria-pressed={mode === 'formatted'}
-              onClick={() => setMode('formatted')}
-            >
-              Formatted
-            </button>
-            <button
-              type="button"
-              className="ms-tool__view"
-              aria-pressed={mode === 'raw'}
-              onClick={() => setMode('raw')}
-            >
-              Raw
-            </button>
+            {VIEWS.map(([view, name]) => (
+              <button
+                key={view}
+                type="button"
+                className="ms-tool__view"
+                aria-pressed={mode === view}
+                onClick={() => setMode(view)}
+              >
+                {name}
+              </button>
+            ))}
           </div>
         ) : null}
         <CopyButton

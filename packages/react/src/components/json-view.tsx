@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { isPlainObject, toText } from './format.js';
+import { isPlainObject, readKey, toText } from './format.js';
 import { toolParts } from './tool-parts-loader.js';
 
 /** How much of a value is drawn before "Show all": a streaming 1 MB input stays one cheap frame. */
@@ -43,15 +43,6 @@ export const JsonView: (props: JsonViewProps) => ReactElement = toolParts.part(
     </div>
   ),
 );
-
-/** A wire value's field, or `undefined` when reading it throws (a hostile getter). */
-export function readKey(record: Record<string, unknown>, key: string): unknown {
-  try {
-    return record[key];
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A one-line summary of a tool input for its compact row: the first fields as `key: value`,

@@ -2,7 +2,7 @@ import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useEffect } from 'react';
 import { CodeBlock } from './code-block.js';
 import { cx } from './cx.js';
-import { isPlainObject, stringOr, toJson } from './format.js';
+import { isPlainObject, readKey, stringOr, toJson } from './format.js';
 import { ScrollablePre } from './scrollable.js';
 import { toolParts } from './tool-parts-loader.js';
 
@@ -27,12 +27,7 @@ export const ServerToolUseView = memo(function ServerToolUseView({
 }: ServerToolUseViewProps): ReactElement {
   const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
   const name = stringOr(fields.name) ?? 'server tool';
-  let input: unknown;
-  try {
-    input = fields.input;
-  } catch {
-    input = undefined;
-  }
+  const input = readKey(fields, 'input');
   const status = block.status;
   // Its result's view (fetched page, search results, program output) loads before the result.
   useEffect(() => {

@@ -1,8 +1,8 @@
 import type { BlockState } from '@message-stream/core';
 import { memo, type ReactElement, useEffect, useId, useState } from 'react';
 import { cx } from './cx.js';
-import { isPlainObject, stringOr } from './format.js';
-import { readKey, summarizeInput } from './json-view.js';
+import { isPlainObject, readKey, stringOr } from './format.js';
+import { summarizeInput } from './json-view.js';
 import type { ToolCallPanelProps } from './tool-call-panel.js';
 import { toolParts } from './tool-parts-loader.js';
 import {
