@@ -1,5 +1,8 @@
 import { type ComponentType, type ReactElement, type ReactNode, useEffect, useState } from 'react';
 
+/** Waits before a mounted part asks again for a chunk that failed (then on `online` too). */
+const RETRY_MS = [2_000, 10_000, 30_000] as const;
+
 /** Parts whose code is one chunk loaded on demand, and the way to load it ahead of need. */
 export interface LazyParts<M> {
   /**
@@ -24,12 +27,15 @@ export interface LazyParts<M> {
 /**
  * Groups the parts one dynamic `import()` provides. A part shown before its chunk arrives
  * draws its fallback (the same frame and first line, so nothing jumps), asks for the chunk,
- * and draws itself when it lands. A chunk that fails to load (offline) leaves the fallback,
- * which says what it is, and is tried again when the next part mounts.
+ * and draws itself when it lands. A chunk that fails to load (offline, a deploy that replaced
+ * it) leaves the fallback, which says what it is, says so once in the console, and is tried
+ * again: by a mounted part after a pause (2, 10, then every 30 s) or when the browser is back
+ * online, and by the next part that mounts.
  */
 export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
   let parts: M | undefined;
   let pending: Promise<M> | undefined;
+  let warned = false;
   const preload = (): Promise<M> => {
     pending ??= load().then(
       (loaded) => {
@@ -38,6 +44,10 @@ export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
       },
       (error: unknown) => {
         pending = undefined;
+        if (!warned) {
+          warned = true;
+          console.warn('message-stream: a part could not be loaded; it is tried again.', error);
+        }
         throw error;
       },
     );
@@ -52,21 +62,32 @@ export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
     // biome-ignore lint/correctness/noComponentHookFactories: made once per part at module level (never during a render), so each part is one stable component.
     function Part(props: P): ReactElement {
       const [arrived, setArrived] = useState<M | undefined>(parts);
+      const [attempt, setAttempt] = useState(0);
       const current = parts ?? arrived;
       useEffect(() => {
         if (current !== undefined) return;
         let live = true;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const again = () => {
+          if (live) setAttempt((n) => n + 1);
+        };
         preload().then(
           (loaded) => {
             if (live) setArrived(loaded);
           },
-          // The fallback stays; the next mount tries again.
-          () => {},
+          // The fallback stays; ask again after a pause, or as soon as the network is back.
+          () => {
+            if (!live) return;
+            timer = setTimeout(again, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
+            if (typeof addEventListener === 'function') addEventListener('online', again);
+          },
         );
         return () => {
           live = false;
+          if (timer !== undefined) clearTimeout(timer);
+          if (typeof removeEventListener === 'function') removeEventListener('online', again);
         };
-      }, [current]);
+      }, [current, attempt]);
       if (current === undefined) return <>{fallback(props)}</>;
       const Loaded = pick(current);
       return <Loaded {...props} />;

@@ -103,3 +103,36 @@ describe('lazyParts', () => {
     expect(screen.getByText('Hello, Bo').tagName).toBe('P');
   });
 });
+
+describe('lazyParts: a chunk that fails', () => {
+  it('is asked for again by the part on screen after a pause, and said once in the console', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const load = vi
+        .fn<() => Promise<Parts>>()
+        .mockRejectedValueOnce(new Error('offline'))
+        .mockRejectedValueOnce(new Error('still offline'))
+        .mockResolvedValueOnce({ Greeting });
+      const Part = lazyParts(load).part(
+        'Greeting',
+        (p) => p.Greeting,
+        ({ name }) => <p>Loading {name}</p>,
+      );
+      render(<Part name="Ada" />);
+      await act(async () => {});
+      expect(screen.getByText('Loading Ada').tagName).toBe('P');
+      await act(async () => vi.advanceTimersByTimeAsync(2_000));
+      expect(load).toHaveBeenCalledTimes(2);
+      expect(screen.queryByText('Hello, Ada')).toBeNull();
+      await act(async () => vi.advanceTimersByTimeAsync(10_000));
+      // No remount: the same part drew itself once the chunk came.
+      expect(screen.getByText('Hello, Ada').tagName).toBe('P');
+      expect(load).toHaveBeenCalledTimes(3);
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+});
