@@ -62,6 +62,7 @@ export const TextBlockView = memo(function TextBlockView({
   onChunkRender,
 }: TextBlockViewProps): ReactElement {
   const safeText = typeof text === 'string' ? text : '';
+  const plugins = useMathPlugins(math);
   const scope = useContext(CitationScopeContext);
   const localPrefix = `ms-src${useId().replace(/[^\w-]/g, '')}-`;
   const cited = Array.isArray(citations) && citations.length > 0 ? citations : null;
@@ -98,15 +99,12 @@ export const TextBlockView = memo(function TextBlockView({
         <p className="ms-text__plain">{safeText}</p>
       ) : (
         <CodeOptionsContext.Provider value={codeOptions}>
-          {math ? (
-            <MathMarkdown text={safeText} streaming={streaming} onChunkRender={onChunkRender} />
-          ) : (
-            <StreamingMarkdown
-              text={safeText}
-              streaming={streaming}
-              onChunkRender={onChunkRender}
-            />
-          )}
+          <StreamingMarkdown
+            text={safeText}
+            streaming={streaming}
+            onChunkRender={onChunkRender}
+            plugins={plugins}
+          />
         </CodeOptionsContext.Provider>
       )}
       {index !== null ? (
@@ -116,16 +114,3 @@ export const TextBlockView = memo(function TextBlockView({
     </div>
   );
 });
-
-/**
- * Markdown with math: its own component, so that a text block without math never runs the
- * math loader's hook (whose state would otherwise be touched on mount: a commit of its own).
- */
-function MathMarkdown(props: {
-  text: string;
-  streaming: boolean;
-  onChunkRender: ((start: number) => void) | undefined;
-}): ReactElement {
-  const plugins = useMathPlugins(true);
-  return <StreamingMarkdown {...props} plugins={plugins} />;
-}

@@ -23,10 +23,8 @@ export function loadMathPlugins(): Promise<MarkdownPlugins | null> {
 export function useMathPlugins(enabled: boolean): MarkdownPlugins | null {
   const [plugins, setPlugins] = useState<MarkdownPlugins | null>(enabled ? loaded : null);
   useEffect(() => {
-    if (!enabled) {
-      setPlugins(null);
-      return;
-    }
+    // Off: nothing to load, and no state to touch (a commit of its own on every mount).
+    if (!enabled) return;
     let live = true;
     void loadMathPlugins().then((value) => {
       if (live) setPlugins(value);
