@@ -42,8 +42,23 @@ function standInText(turn: Turn): string {
   return turn.role === 'user' ? userText(turn) : answerMarkdown(turn);
 }
 
+/**
+ * Estimates by turn object: turns are immutable and kept while unchanged, and a send or a
+ * finish re-renders every group, which would otherwise read every turn's text again.
+ */
+const estimates = new WeakMap<Turn, number>();
+
 /** Rough rendered height of a turn from its text (px), until the browser has measured it. */
 function estimateHeight(turn: Turn): number {
+  let height = estimates.get(turn);
+  if (height === undefined) {
+    height = measureText(turn);
+    estimates.set(turn, height);
+  }
+  return height;
+}
+
+function measureText(turn: Turn): number {
   if (isToolResultsTurn(turn)) return 0;
   const text = standInText(turn);
   let lines = 0;
