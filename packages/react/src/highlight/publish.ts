@@ -1,3 +1,5 @@
+import { createScheduler } from '../store/scheduler.js';
+
 /**
  * Highlighting results reach React at most once per frame, and in the same commit as the
  * stream's own update when one is coming: a result that arrives in its own task and commits on
@@ -17,12 +19,11 @@ const QUIET_FRAMES = 3;
 const pending = new Set<() => void>();
 /** Our frame callbacks since the store last notified (a large number: it never has). */
 let quietFrames = QUIET_FRAMES;
-let frameQueued = false;
 
 /** Hands `emit` over with the next flush (once, however often it is asked for). */
 export function schedulePublish(emit: () => void): void {
   pending.add(emit);
-  queueFrame();
+  frame.request();
 }
 
 /** Hands every pending result over now. */
@@ -39,20 +40,14 @@ export function flushWithStore(): void {
   flushPublishes();
 }
 
-function queueFrame(): void {
-  if (frameQueued) return;
-  frameQueued = true;
-  const run = () => {
-    frameQueued = false;
-    if (pending.size === 0) return;
-    quietFrames++;
-    // The store is publishing: its next notification (within a frame) carries the results.
-    if (quietFrames <= QUIET_FRAMES) queueFrame();
-    else flushPublishes();
-  };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
-  else setTimeout(run, 16);
-}
+/** Our frame callback: hands results over once the store has been quiet long enough. */
+const frame = createScheduler('frame', () => {
+  if (pending.size === 0) return;
+  quietFrames++;
+  // The store is publishing: its next notification (within a frame) carries the results.
+  if (quietFrames <= QUIET_FRAMES) frame.request();
+  else flushPublishes();
+});
 
 interface Subscribable {
   subscribe(listener: () => void): () => void;
