@@ -67,10 +67,12 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // React's main entry with the shell, the conversation store and its parts: 32.3 kB (34.0 kB
   // before the open tool card, the JSON view, the server tool results and the thread list
   // moved to chunks loaded on demand); raised to 34.8 kB by the windowed log (~0.95 kB) and
-  // the highlighting Worker's client with its main-thread fallback (~1.4 kB). The rest of the
+  // the highlighting Worker's client with its main-thread fallback (~1.4 kB), then to 35.0 kB
+  // by failure handling (a chunk that failed is asked for again; the Worker client's load,
+  // error and missing-result paths; ~0.2 kB). The rest of the
   // way to 20 kB is in the modules every first paint reaches today (the store's tool loop and persistence, the stream details
   // popover, citations, code blocks, resume and stop-reason notices), which are not lazy yet.
-  [react]: 34_900,
+  [react]: 35_100,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
