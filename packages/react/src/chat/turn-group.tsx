@@ -111,16 +111,25 @@ type Listener = (near: boolean) => void;
  * fast scroll would drop). A reader's wheel or keys scroll far slower than this.
  */
 const FAST_PX_PER_MS = 30;
+/**
+ * A move this long between two scroll events of one motion is a fling too, however long the
+ * frame took: on a busy machine frames come late and the speed looks low, yet every group
+ * still passes by in a frame or two.
+ */
+const FAST_PX_PER_EVENT = 500;
+/** Scroll events further apart than this are not one motion. */
+const ONE_MOTION_MS = 250;
 /** How long after the last fast scroll event the scrolling counts as settled. */
 const SETTLE_MS = 120;
 
 /** Groups that came near while the scrolling was fast: mounted once it settles. */
 const waiting = new Map<Element, () => void>();
 let fastUntil = 0;
-let last: { target: Element | null; top: number; time: number } = {
+let last: { target: Element | null; top: number; time: number; inMotion: boolean } = {
   target: null,
   top: 0,
   time: 0,
+  inMotion: false,
 };
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -144,11 +153,18 @@ function onScroll(event: Event): void {
   const top = target.scrollTop;
   // Scroll events come once a frame at most; a first one after a pause measures nothing
   // (a single jump, Home or a click on "Jump to latest", is not a fling).
-  if (last.target === target && time - last.time < 100) {
-    const speed = Math.abs(top - last.top) / Math.max(1, time - last.time);
-    if (speed > FAST_PX_PER_MS) fastUntil = time + SETTLE_MS;
+  const gap = time - last.time;
+  const inMotion = last.target === target && gap < ONE_MOTION_MS;
+  if (inMotion) {
+    const moved = Math.abs(top - last.top);
+    const fast =
+      (gap < 100 && moved / Math.max(1, gap) > FAST_PX_PER_MS) ||
+      // Long moves in a row, not one: a jump soon after another scroll is still a jump.
+      (last.inMotion && moved > FAST_PX_PER_EVENT);
+    // Settled means no fast event for a while, measured in this motion's own frames.
+    if (fast) fastUntil = time + Math.max(SETTLE_MS, 2 * gap);
   }
-  last = { target, top, time };
+  last = { target, top, time, inMotion };
 }
 
 /** Mounts now, or once the scrolling settles if it is fast. */

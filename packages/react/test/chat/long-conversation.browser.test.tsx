@@ -127,6 +127,31 @@ describe('a 1,000-turn conversation', () => {
     );
   });
 
+  it('lets a fling pass as text on a busy machine too, where frames come 150 ms apart', async () => {
+    const { log } = setup();
+    await openAtTop(log);
+    let mountedOnTheWay = 0;
+    for (let i = 0; i < 12; i++) {
+      await act(async () => {
+        log.scrollTop += 1000;
+        await new Promise<void>((resolve) => setTimeout(resolve, 150));
+        await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      });
+      const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
+      mountedOnTheWay += shown.filter((g) => !g.hasAttribute('data-windowed')).length;
+    }
+    // The first moves measure the motion; after them, what passes by stays text.
+    expect(mountedOnTheWay).toBeLessThan(5);
+    await waitFor(
+      () => {
+        const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown.every((g) => !g.hasAttribute('data-windowed'))).toBe(true);
+      },
+      { timeout: 3000 },
+    );
+  });
+
   it('finds text in a group that is not mounted, which mounts once scrolled to', async () => {
     const { log } = setup();
     await settle();
