@@ -276,7 +276,13 @@ export function ChatStream({
   };
 
   const lastAnswerIndex = turns.findLastIndex((turn) => turn.role === 'assistant');
-  const groups = groupTurns(turns);
+  // Against the groups last committed: unchanged groups keep their arrays (and bail out by
+  // identity), whatever renders React started and dropped meanwhile.
+  const committedGroups = useRef<readonly (readonly Turn[])[]>([]);
+  const groups = useMemo(() => groupTurns(turns, committedGroups.current), [turns]);
+  useLayoutEffect(() => {
+    committedGroups.current = groups;
+  }, [groups]);
   // Stable while an answer streams (only the turns change then), so the groups that do not
   // hold it bail out of rendering: a frame renders one group, not the whole log.
   const renderTurn = useCallback(

@@ -25,17 +25,33 @@ export const TURNS_PER_GROUP = 8;
 /** Groups rendered in full on first render (the newest ones: a restored thread opens at its end). */
 export const EAGER_GROUPS = 2;
 
-/** `turns` cut into groups of `TURNS_PER_GROUP`, by index. */
-export function groupTurns(turns: readonly Turn[]): Turn[][] {
-  const groups: Turn[][] = [];
-  for (let i = 0; i < turns.length; i += TURNS_PER_GROUP) {
-    groups.push(turns.slice(i, i + TURNS_PER_GROUP));
+/**
+ * `turns` cut into groups of `TURNS_PER_GROUP`, by index. A group whose turns are the ones of
+ * `previous`'s group there is that same array, so a frame of a streaming answer allocates
+ * only the newest group and every other group's props compare by identity.
+ */
+export function groupTurns(
+  turns: readonly Turn[],
+  previous: readonly (readonly Turn[])[] = [],
+): (readonly Turn[])[] {
+  const groups: (readonly Turn[])[] = [];
+  for (let start = 0, g = 0; start < turns.length; start += TURNS_PER_GROUP, g++) {
+    const end = Math.min(start + TURNS_PER_GROUP, turns.length);
+    const old = previous[g];
+    groups.push(old !== undefined && holds(old, turns, start, end) ? old : turns.slice(start, end));
   }
   return groups;
 }
 
+/** Whether `group` is exactly `turns[start, end)`. */
+function holds(group: readonly Turn[], turns: readonly Turn[], start: number, end: number) {
+  if (group.length !== end - start) return false;
+  for (let i = start; i < end; i++) if (group[i - start] !== turns[i]) return false;
+  return true;
+}
+
 const sameTurns = (a: readonly Turn[], b: readonly Turn[]): boolean =>
-  a.length === b.length && a.every((turn, i) => turn === b[i]);
+  a === b || (a.length === b.length && a.every((turn, i) => turn === b[i]));
 
 /** What a turn's text says, for its stand-in: user text, or the answer's markdown source. */
 function standInText(turn: Turn): string {
@@ -125,11 +141,11 @@ const SETTLE_MS = 120;
 /** Groups that came near while the scrolling was fast: mounted once it settles. */
 const waiting = new Map<Element, () => void>();
 let fastUntil = 0;
-let last: { target: Element | null; top: number; time: number; inMotion: boolean } = {
+let last: { target: Element | null; top: number; time: number; long: boolean } = {
   target: null,
   top: 0,
   time: 0,
-  inMotion: false,
+  long: false,
 };
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -155,16 +171,15 @@ function onScroll(event: Event): void {
   // (a single jump, Home or a click on "Jump to latest", is not a fling).
   const gap = time - last.time;
   const inMotion = last.target === target && gap < ONE_MOTION_MS;
-  if (inMotion) {
-    const moved = Math.abs(top - last.top);
-    const fast =
-      (gap < 100 && moved / Math.max(1, gap) > FAST_PX_PER_MS) ||
-      // Long moves in a row, not one: a jump soon after another scroll is still a jump.
-      (last.inMotion && moved > FAST_PX_PER_EVENT);
-    // Settled means no fast event for a while, measured in this motion's own frames.
-    if (fast) fastUntil = time + Math.max(SETTLE_MS, 2 * gap);
-  }
-  last = { target, top, time, inMotion };
+  const moved = inMotion ? Math.abs(top - last.top) : 0;
+  const long = moved > FAST_PX_PER_EVENT;
+  const fast =
+    (inMotion && gap < 100 && moved / Math.max(1, gap) > FAST_PX_PER_MS) ||
+    // Long moves in a row, not one: a jump soon after a small scroll is still a jump.
+    (long && last.long);
+  // Settled means no fast event for a while, measured in this motion's own frames.
+  if (fast) fastUntil = time + Math.max(SETTLE_MS, 2 * gap);
+  last = { target, top, time, long };
 }
 
 /** Mounts now, or once the scrolling settles if it is fast. */

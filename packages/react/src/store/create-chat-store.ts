@@ -21,7 +21,7 @@ import {
   storeRunsTools,
 } from './effects/tool-loop.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
-import { branchInfo, linearTree, ROOT } from './tree.js';
+import { branchInfo, linearTree, nodeOf, ROOT } from './tree.js';
 import type { AssistantTurn, ChatState, ChatStoreOptions, Turn } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
@@ -102,14 +102,14 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     forgetSent: (turnId) => void sentAs.delete(turnId),
     answer: (parentId, roundtrip) => startAnswer(ctx, parentId, roundtrip),
     async afterAnswer(id: string, final: StreamState, roundtrip: number) {
-      const turn = model.tree.nodes[id];
+      const turn = nodeOf(model.tree, id);
       if (turn?.role !== 'assistant') return;
       const toolsFollow =
         final.status === 'complete' &&
         final.message?.stop_reason === 'tool_use' &&
         storeRunsTools(ctx, { ...turn, stream: final });
       dispatch({ type: 'answer-ended', id, stream: final, finishedAt: Date.now(), toolsFollow });
-      const ended = model.tree.nodes[id] as AssistantTurn;
+      const ended = nodeOf(model.tree, id) as AssistantTurn;
       options.onFinish?.(ended);
       if (final.error) options.onError?.(final.error, ended);
       if (toolsFollow) await runToolCalls(ctx, id, roundtrip);
@@ -136,7 +136,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   };
   const answerById = (turnId: string | undefined): AssistantTurn | undefined => {
     if (turnId === undefined) return lastAnswer();
-    const turn = model.tree.nodes[turnId];
+    const turn = nodeOf(model.tree, turnId);
     return turn?.role === 'assistant' ? turn : undefined;
   };
 
@@ -219,7 +219,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
     edit: (turnId, content) =>
       run(async () => {
-        const target = model.tree.nodes[turnId];
+        const target = nodeOf(model.tree, turnId);
         if (target?.role !== 'user') return;
         await stopAndSettle();
         const parentId = model.tree.parents[turnId] ?? ROOT;

@@ -113,7 +113,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       persist: persist ? { name: `${persist.name}/${id}`, storage: persist.storage } : false,
       ...(options.onPersistError ? { onPersistError: options.onPersistError } : {}),
     });
-    let count = Object.keys(chat.getState().tree.nodes).length;
+    // Turns are added only with a new `parents` map (a streaming answer replaces its turn and
+    // keeps it), so most states are told apart without counting the conversation's turns.
+    let parents = chat.getState().tree.parents;
+    let count = Object.keys(parents).length;
     // The saved conversation read back (opening a thread after a reload) is no activity:
     // the thread keeps its place in the list. (A message sent before the read finished,
     // within the first milliseconds, does not move the thread up either.)
@@ -123,7 +126,9 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     };
     void chat.restored.then(restoredNow, restoredNow);
     const unsubscribe = chat.subscribe((state) => {
-      const nodes = Object.keys(state.tree.nodes).length;
+      if (state.tree.parents === parents) return;
+      parents = state.tree.parents;
+      const nodes = Object.keys(parents).length;
       if (nodes === count) return;
       const grew = nodes > count && !restoring;
       count = nodes;

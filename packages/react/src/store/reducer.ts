@@ -4,7 +4,15 @@
  * dispatch. What the app reads (`turns`, `tree`, `status`, `error`) is this model.
  */
 import type { StreamError, StreamState } from '@message-stream/core';
-import { activePath, addChild, emptyTree, ROOT, replaceNode, selectSibling } from './tree.js';
+import {
+  activePath,
+  addChild,
+  emptyTree,
+  nodeOf,
+  ROOT,
+  replaceNode,
+  selectSibling,
+} from './tree.js';
 import type {
   AssistantTurn,
   ChatStatus,
@@ -98,14 +106,23 @@ function updateAnswer(
   id: string,
   update: (turn: AssistantTurn) => AssistantTurn,
 ): ChatModel {
-  const turn = model.tree.nodes[id];
+  const turn = nodeOf(model.tree, id);
   if (turn?.role !== 'assistant') return model;
   const next = update(turn);
   return {
     ...model,
     tree: replaceNode(model.tree, next),
-    turns: model.turns.map((t) => (t.id === id ? next : t)),
+    turns: replaceInPath(model.turns, id, next),
   };
+}
+
+/** The path with `next` for the turn of its id: a streaming answer is the last one. */
+function replaceInPath(turns: readonly Turn[], id: string, next: Turn): readonly Turn[] {
+  const index = turns.at(-1)?.id === id ? turns.length - 1 : turns.findIndex((t) => t.id === id);
+  if (index < 0) return turns;
+  const copy = turns.slice();
+  copy[index] = next;
+  return copy;
 }
 
 const mergeResults = (
@@ -132,7 +149,7 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
       };
 
     case 'continuation-started':
-      if (model.tree.nodes[action.id]?.role !== 'assistant') return model;
+      if (nodeOf(model.tree, action.id)?.role !== 'assistant') return model;
       return { ...model, status: 'submitted', error: null, live: action.id };
 
     case 'stream-updated': {
@@ -156,7 +173,7 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
 
     case 'tool-results-updated': {
       const next = updateAnswer(model, action.id, (turn) => mergeResults(turn, action.results));
-      const turn = next.tree.nodes[action.id];
+      const turn = nodeOf(next.tree, action.id);
       if (!isLast(next, action.id) || turn?.role !== 'assistant') return next;
       return { ...next, status: toolStatus(turn) ?? statusOfStream(turn.stream) };
     }

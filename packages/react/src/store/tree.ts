@@ -41,9 +41,82 @@ export function addChild(tree: ConversationTree, parentId: string, turn: Turn): 
   };
 }
 
-/** Replaces one turn (same id, same place). */
+/**
+ * The turns a tree from `replaceNode` replaced, over the `nodes` of the tree it came from.
+ * `nodes` is built from them when first read (then kept in `built`): copying a record of
+ * 1,000 turns is about half a millisecond, and a streaming answer replaces its turn on every
+ * frame, where nothing reads the whole record. Neither `base` nor `changes` is ever changed,
+ * so a past tree keeps showing what it showed.
+ */
+interface Replaced {
+  readonly base: Readonly<Record<string, Turn>>;
+  readonly changes: ReadonlyMap<string, Turn>;
+  built: Readonly<Record<string, Turn>> | undefined;
+}
+
+const replaced = new WeakMap<ConversationTree, Replaced>();
+
+/** Past this many different turns replaced without a read, `nodes` is built (a map copy per frame would grow too). */
+const MAX_CHANGES = 16;
+
+function buildNodes(overlay: Replaced): Readonly<Record<string, Turn>> {
+  if (overlay.built === undefined) {
+    const nodes: Record<string, Turn> = { ...overlay.base };
+    // Defined, not assigned: an id like `__proto__` stays an own entry.
+    for (const [id, turn] of overlay.changes)
+      Object.defineProperty(nodes, id, {
+        value: turn,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    overlay.built = nodes;
+  }
+  return overlay.built;
+}
+
+const NODES_PROPERTY: PropertyDescriptor = {
+  get(this: ConversationTree) {
+    const overlay = replaced.get(this);
+    return overlay === undefined ? undefined : buildNodes(overlay);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** One turn of `tree` by id, without building a lazily replaced tree's `nodes`. */
+export function nodeOf(tree: ConversationTree, id: string): Turn | undefined {
+  const overlay = replaced.get(tree);
+  if (overlay === undefined || overlay.built !== undefined) {
+    return Object.hasOwn(tree.nodes, id) ? tree.nodes[id] : undefined;
+  }
+  const changed = overlay.changes.get(id);
+  if (changed !== undefined) return changed;
+  return Object.hasOwn(overlay.base, id) ? overlay.base[id] : undefined;
+}
+
+/**
+ * Replaces one turn (same id, same place). Costs the same at any length of conversation:
+ * the new tree's `nodes` is an own, enumerable accessor built on first read.
+ */
 export function replaceNode(tree: ConversationTree, turn: Turn): ConversationTree {
-  return { ...tree, nodes: { ...tree.nodes, [turn.id]: turn } };
+  const overlay = replaced.get(tree);
+  const pending = overlay !== undefined && overlay.built === undefined ? overlay : undefined;
+  const changes = new Map(pending?.changes);
+  changes.set(turn.id, turn);
+  const next = {
+    parents: tree.parents,
+    children: tree.children,
+    selected: tree.selected,
+  } as ConversationTree;
+  replaced.set(next, {
+    base: pending === undefined ? tree.nodes : pending.base,
+    changes,
+    built: undefined,
+  });
+  Object.defineProperty(next, 'nodes', NODES_PROPERTY);
+  if (changes.size > MAX_CHANGES) void next.nodes;
+  return next;
 }
 
 /** A straight conversation (no branches) as a tree. */

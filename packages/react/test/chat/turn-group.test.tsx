@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupTurns, TURNS_PER_GROUP } from '../../src/chat/turn-group.js';
 import type { BlockRendererProps } from '../../src/components/content-block-view.js';
 import { ChatStream, createChatStore } from '../../src/index.js';
+import type { Turn } from '../../src/store/types.js';
 
 // The windowed log in jsdom: an IntersectionObserver stand-in the test drives by hand.
 
@@ -70,6 +71,28 @@ describe('groupTurns', () => {
     const groups = groupTurns(turns);
     expect(groups.map((g) => g.length)).toEqual([8, 8, 8, 8, 8, 3]);
     expect(groups[1]?.[0]).toBe(turns[TURNS_PER_GROUP]);
+  });
+
+  it('keeps the arrays of groups whose turns did not change', () => {
+    const { store } = setup();
+    const turns = store.getState().turns;
+    const before = groupTurns(turns);
+    const last = turns.at(-1) as Turn;
+    const streamed = [...turns.slice(0, -1), { ...last }];
+    const after = groupTurns(streamed, before);
+    expect(after.slice(0, -1).every((group, g) => group === before[g])).toBe(true);
+    expect(after.at(-1)).not.toBe(before.at(-1));
+    expect(after.at(-1)?.at(-1)).toBe(streamed.at(-1));
+    // A turn added starts a group; one changed mid-thread replaces only its group.
+    const grown = groupTurns([...streamed, last], after);
+    expect(grown).toHaveLength(after.length + 1);
+    expect(grown[0]).toBe(after[0]);
+    const edited = [...streamed];
+    edited[9] = { ...(edited[9] as Turn) };
+    const again = groupTurns(edited, after);
+    expect(again[1]).not.toBe(after[1]);
+    expect(again[1]?.[1]).toBe(edited[9]);
+    expect(again.filter((group, g) => group !== after[g])).toHaveLength(1);
   });
 });
 

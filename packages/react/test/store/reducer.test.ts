@@ -1,6 +1,11 @@
 import { createStreamState, endStream, type StreamState } from '@message-stream/core';
 import { describe, expect, it } from 'vitest';
-import { type ChatAction, chatReducer, initialModel } from '../../src/store/reducer.js';
+import {
+  type ChatAction,
+  type ChatModel,
+  chatReducer,
+  initialModel,
+} from '../../src/store/reducer.js';
 import { linearTree } from '../../src/store/tree.js';
 import type { AssistantTurn, UserTurn } from '../../src/store/types.js';
 
@@ -128,6 +133,36 @@ describe('chatReducer', () => {
     expect(model.turns).toEqual([]);
     expect(model.status).toBe('idle');
     expect(model.error).toBe(error);
+  });
+
+  it('streams into the last answer of a long conversation without walking its turns', () => {
+    const history = Array.from({ length: 1000 }, (_, i) =>
+      i % 2 === 0 ? user(`u${i}`) : answer(`a${i}`, complete),
+    );
+    const start = initialModel(linearTree([...history, user('q'), answer('live')]));
+    let walks = 0;
+    const nodes = new Proxy(start.tree.nodes, {
+      ownKeys(target) {
+        walks++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    let model: ChatModel = { ...start, tree: { ...start.tree, nodes }, live: 'live' };
+    for (let i = 0; i < 50; i++) {
+      model = chatReducer(model, { type: 'stream-updated', id: 'live', stream: { ...streaming } });
+    }
+    model = chatReducer(model, {
+      type: 'answer-ended',
+      id: 'live',
+      stream: complete,
+      finishedAt: 9,
+      toolsFollow: false,
+    });
+    expect(walks).toBe(0);
+    expect(model.status).toBe('complete');
+    expect(model.turns.at(-1)).toMatchObject({ id: 'live', stream: complete, finishedAt: 9 });
+    expect(model.tree.nodes.live).toBe(model.turns.at(-1));
+    expect(model.turns[0]).toBe(start.turns[0]);
   });
 
   it('changes only the updated answer object on a stream update', () => {

@@ -8,6 +8,7 @@ import {
   type ToolUseBlock,
 } from '@message-stream/core';
 import { clientToolCalls, isSettledResult, toolResultsTurn } from '../conversation.js';
+import { nodeOf } from '../tree.js';
 import type { AssistantTurn, ToolCall, ToolResultState } from '../types.js';
 import type { EffectContext } from './context.js';
 
@@ -41,7 +42,7 @@ function needsApproval(ctx: EffectContext, block: ToolUseBlock): boolean {
 }
 
 const answerOf = (ctx: EffectContext, id: string): AssistantTurn | undefined => {
-  const turn = ctx.model().tree.nodes[id];
+  const turn = nodeOf(ctx.model().tree, id);
   return turn?.role === 'assistant' ? turn : undefined;
 };
 
@@ -225,7 +226,7 @@ export function settleBeforeNewMessage(ctx: EffectContext): string {
       results: Object.fromEntries(pending.map((call) => [call.id, denial(DENIED_BY_NEW_MESSAGE)])),
     });
   }
-  const answered = ctx.model().tree.nodes[last.id] as AssistantTurn;
+  const answered = nodeOf(ctx.model().tree, last.id) as AssistantTurn;
   const settled = calls
     .map((call) => call.id)
     .filter((call) => isSettledResult(answered.toolResults[call]));
