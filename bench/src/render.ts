@@ -5,6 +5,7 @@
  * delta). The page is bench/render, built with Vite into bench/render/dist (ignored by git),
  * served by a throwaway static server; every run is a fresh browser context.
  */
+import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,6 +168,7 @@ const RENDER_EVENTS: ReadonlySet<string> = new Set([
   'CompositeLayers',
 ]);
 const TASK_EVENT = 'ThreadControllerImpl::RunTask';
+let keptTraces = 0;
 /** What the long-conversation rows call "layout + pre-paint + paint" (style recalculation too). */
 const LAYOUT_PAINT_EVENTS: ReadonlySet<string> = new Set([
   'Layout',
@@ -388,6 +390,12 @@ export async function runOnce(
     )) as RunStats;
     const after = await metrics();
     const trace = await browser.stopTracing();
+    // For tracing a miss: `BENCH_KEEP_TRACE=/tmp/trace` keeps each run's trace as
+    // /tmp/trace-1.json, -2, … (load one in DevTools' Performance panel).
+    if (process.env.BENCH_KEEP_TRACE) {
+      keptTraces++;
+      writeFileSync(`${process.env.BENCH_KEEP_TRACE}-${keptTraces}.json`, trace);
+    }
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize: heapAfter } = await cdp.send('Runtime.getHeapUsage');
     const interactiveMs = await page.evaluate(

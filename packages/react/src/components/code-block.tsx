@@ -1,4 +1,4 @@
-import { memo, type ReactElement, useMemo } from 'react';
+import { memo, type ReactElement, useLayoutEffect, useMemo, useRef } from 'react';
 import type { CodeTokensSource } from '../highlight/client.js';
 import {
   type CodeTokenLine,
@@ -80,19 +80,26 @@ function CodeBody({
   source: CodeTokensSource | null;
 }): ReactElement {
   const snapshot = useCodeTokensSnapshot(source);
-  const lines = useMemo(() => code.split('\n'), [code]);
-  const groups: ReactElement[] = [];
-  for (let start = 0; start < lines.length; start += GROUP) {
-    const end = Math.min(start + GROUP, lines.length);
-    groups.push(
-      <CodeLines
-        key={start}
-        texts={lines.slice(start, end)}
-        tokens={groupTokens(snapshot, start, end)}
-        lastLine={end === lines.length}
-      />,
-    );
-  }
+  // Against what was last committed, so a frame of a growing block splits only its last line
+  // and keeps every other group's arrays (splitting 2,000 lines each frame was work and
+  // garbage that grew with the block).
+  const committed = useRef<{ lines: SplitCode; tokens: (readonly TokenOrNull[])[] } | null>(null);
+  const lines = useMemo(() => splitLines(code, committed.current?.lines ?? null), [code]);
+  const tokens = lines.groups.map((group, g) =>
+    groupTokens(snapshot, g * GROUP, g * GROUP + group.length, committed.current?.tokens[g]),
+  );
+  useLayoutEffect(() => {
+    committed.current = { lines, tokens };
+  });
+  const groups = lines.groups.map((texts, g) => (
+    <CodeLines
+      // biome-ignore lint/suspicious/noArrayIndexKey: a group's position is its identity.
+      key={g}
+      texts={texts}
+      tokens={tokens[g] as readonly TokenOrNull[]}
+      lastLine={g === lines.groups.length - 1}
+    />
+  ));
   return (
     <code
       className={cx(
@@ -106,12 +113,61 @@ function CodeBody({
   );
 }
 
+type TokenOrNull = CodeTokenLine | null;
+
+/** A block's lines in groups of `GROUP`, and where its last line starts. */
+export interface SplitCode {
+  readonly code: string;
+  readonly groups: readonly (readonly string[])[];
+  readonly lastLineStart: number;
+}
+
+/**
+ * `code` split into lines, in groups of `GROUP`. When `code` only grew from `previous`'s code,
+ * only its last line onwards is split again, and every group before the last keeps its array.
+ */
+export function splitLines(code: string, previous: SplitCode | null): SplitCode {
+  if (previous === null || !code.startsWith(previous.code)) {
+    const groups: string[][] = [];
+    const all = code.split('\n');
+    for (let start = 0; start < all.length; start += GROUP) {
+      groups.push(all.slice(start, start + GROUP));
+    }
+    return { code, groups, lastLineStart: code.lastIndexOf('\n') + 1 };
+  }
+  if (code.length === previous.code.length) return previous;
+  const groups = previous.groups.slice(0, -1);
+  // The last group again, less its last line (the one that grew), then the new lines.
+  let current = (previous.groups.at(-1) as readonly string[]).slice(0, -1);
+  let lastLineStart = previous.lastLineStart;
+  const fresh = code.slice(lastLineStart).split('\n');
+  for (let i = 0; i < fresh.length; i++) {
+    const line = fresh[i] as string;
+    if (current.length === GROUP) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(line);
+    if (i < fresh.length - 1) lastLineStart += line.length + 1;
+  }
+  groups.push(current);
+  return { code, groups, lastLineStart };
+}
+
+/** A group's tokens; `previous` itself when every line has the same tokens as in it. */
 function groupTokens(
   snapshot: CodeTokensSnapshot | null,
   start: number,
   end: number,
-): (CodeTokenLine | null)[] {
-  const out: (CodeTokenLine | null)[] = [];
+  previous: readonly TokenOrNull[] | undefined,
+): readonly TokenOrNull[] {
+  if (previous !== undefined && previous.length === end - start) {
+    let same = true;
+    for (let i = start; i < end && same; i++)
+      same = previous[i - start] === tokensForLine(snapshot, i);
+    if (same) return previous;
+  }
+  const out: TokenOrNull[] = [];
   for (let i = start; i < end; i++) out.push(tokensForLine(snapshot, i));
   return out;
 }
@@ -145,6 +201,7 @@ const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLines
 }, sameLines);
 
 function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
+  if (a.texts === b.texts && a.tokens === b.tokens) return a.lastLine === b.lastLine;
   if (a.texts.length !== b.texts.length || a.lastLine !== b.lastLine) return false;
   for (let i = 0; i < a.texts.length; i++) {
     if (a.texts[i] !== b.texts[i] || a.tokens[i] !== b.tokens[i]) return false;

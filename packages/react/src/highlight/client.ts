@@ -81,6 +81,9 @@ function getTransport(): Transport {
   return transport;
 }
 
+/** Newly coloured lines handed to React per frame, at most. */
+const LINES_PER_HANDOVER = 128;
+
 /** The tokens of one code block, fed its code as it grows. */
 export class CodeTokensSource {
   private readonly language: string;
@@ -88,6 +91,8 @@ export class CodeTokensSource {
   private sent: string | null = null;
   private code = '';
   private finished: CodeTokenLine[] = [];
+  /** How many of `finished` were handed over to React. */
+  private shown = 0;
   /** Whether tokens exist (false: plain, or none yet), and changed since the last hand-over. */
   private highlighted = false;
   private changed = false;
@@ -106,6 +111,7 @@ export class CodeTokensSource {
     sources.set(this.id, this);
     this.sent = null;
     this.finished = [];
+    this.shown = 0;
     this.update(this.code);
   }
 
@@ -147,7 +153,10 @@ export class CodeTokensSource {
         this.resend();
         return;
       }
-      if (result.start < this.finished.length) this.finished.length = result.start;
+      if (result.start < this.finished.length) {
+        this.finished.length = result.start;
+        this.shown = Math.min(this.shown, result.start);
+      }
       for (const line of result.lines) this.finished.push(line);
       this.tail = result.tail;
       this.highlighted = true;
@@ -161,7 +170,20 @@ export class CodeTokensSource {
   private readonly emit = (): void => {
     if (!this.changed) return;
     this.changed = false;
-    const next = this.highlighted ? { finished: this.finished.slice(), tail: this.tail } : null;
+    let next: CodeTokensSnapshot | null = null;
+    if (this.highlighted) {
+      // A bounded number of newly coloured lines per frame: a worker that catches up (after
+      // the grammar loaded, say) hands over hundreds of lines at once, and styling all their
+      // spans in one frame was a task of 30+ ms. The rest follow in the next frames.
+      this.shown = Math.min(this.finished.length, this.shown + LINES_PER_HANDOVER);
+      const caughtUp = this.shown === this.finished.length;
+      // The tail is the line after the last finished one: shown once those all are.
+      next = { finished: this.finished.slice(0, this.shown), tail: caughtUp ? this.tail : null };
+      if (!caughtUp) {
+        this.changed = true;
+        schedulePublish(this.emit);
+      }
+    }
     if (next === null && this.published === null) return;
     this.published = next;
     for (const listener of this.listeners) listener();

@@ -1,11 +1,12 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** Shiki and a grammar load on first use: on a busy machine that takes more than a second. */
 const LOAD = { timeout: 10_000 };
 
-import { CodeBlock, fileNameFor } from '../../src/components/code-block.js';
+import { CodeBlock, fileNameFor, splitLines } from '../../src/components/code-block.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { axeViolations } from './support.js';
 
@@ -149,5 +150,44 @@ describe('TextBlockView code blocks', () => {
     );
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(container.querySelector('.ms-code__tok')).toBeNull();
+  });
+});
+
+describe('splitLines', () => {
+  const grouped = (code: string) => {
+    const lines = code.split('\n');
+    const groups: string[][] = [];
+    for (let i = 0; i < lines.length; i += 64) groups.push(lines.slice(i, i + 64));
+    return groups;
+  };
+
+  it('splits a growing block as a whole split does, keeping the arrays of groups before the last', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-c\n]{0,90}$/), { minLength: 1, maxLength: 40 }),
+        (pieces) => {
+          let code = '';
+          let split = splitLines(code, null);
+          for (const piece of pieces) {
+            const before = split;
+            code += piece;
+            split = splitLines(code, before);
+            expect(split.groups).toEqual(grouped(code));
+            expect(split.lastLineStart).toBe(code.lastIndexOf('\n') + 1);
+            for (let g = 0; g < before.groups.length - 1; g++) {
+              expect(split.groups[g]).toBe(before.groups[g]);
+            }
+          }
+        },
+      ),
+    );
+  });
+
+  it('splits again from the start when the code changed rather than grew', () => {
+    const first = splitLines(`${'x\n'.repeat(100)}end`, null);
+    const edited = splitLines(`y\n${'x\n'.repeat(99)}end`, first);
+    expect(edited.groups).toEqual(grouped(`y\n${'x\n'.repeat(99)}end`));
+    expect(edited.groups[0]).not.toBe(first.groups[0]);
+    expect(splitLines(first.code, first)).toBe(first);
   });
 });

@@ -62,6 +62,31 @@ describe('CodeTokensSource over a Worker', () => {
     ]);
   });
 
+  it('hands a burst of coloured lines over a bounded number per frame, the tail once caught up', async () => {
+    const { source, worker, id } = await open(`${'x\n'.repeat(300)}tail`);
+    const { flushPublishes } = await import('../../src/highlight/publish.js');
+    worker.fire('message', {
+      ...tokens(
+        id,
+        0,
+        Array.from({ length: 300 }, () => 'x'),
+      ),
+      tail: { text: 'tail', tokens: [{ content: 'tail' }] },
+    });
+    const shown: [number, string | null][] = [];
+    for (let frame = 0; frame < 4; frame++) {
+      flushPublishes();
+      const snapshot = source.getSnapshot();
+      shown.push([snapshot?.finished.length ?? 0, snapshot?.tail?.text ?? null]);
+    }
+    expect(shown).toEqual([
+      [128, null],
+      [256, null],
+      [300, 'tail'],
+      [300, 'tail'],
+    ]);
+  });
+
   it('falls back once, however many failures were queued, and keeps the code', async () => {
     // The main-thread sessions cannot load either: the block stays plain, nothing throws.
     vi.doMock('../../src/highlight/session.js', () => {
