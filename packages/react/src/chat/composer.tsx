@@ -47,6 +47,12 @@ export interface ComposerProps {
   readonly attachments?: AttachmentsController;
 }
 
+/** The browser sizes a textarea to its content from CSS (content.css: `field-sizing`). */
+const sizesItself = (): boolean =>
+  typeof CSS !== 'undefined' &&
+  typeof CSS.supports === 'function' &&
+  CSS.supports('field-sizing', 'content');
+
 /**
  * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
  * then scrolls. Enter sends, Shift+Enter starts a new line (and Enter while an IME is
@@ -76,10 +82,12 @@ export function Composer({
   const canSend =
     !busy && !disabled && !attachments?.reading && (allowEmpty || hasFiles || text.trim() !== '');
 
-  // Grow with the content: measure from `auto` each time, so it also shrinks.
+  // Grow with the content. Where CSS can (`field-sizing: content`), it does, with no script
+  // per key; elsewhere measure from `auto` each time, so it also shrinks. (Setting `auto` and
+  // reading the height forced a layout of the page on every key, the log included.)
   useLayoutEffect(() => {
     const element = field.current;
-    if (!element) return;
+    if (!element || sizesItself()) return;
     void text;
     element.style.height = 'auto';
     if (element.scrollHeight > 0) element.style.height = `${element.scrollHeight}px`;

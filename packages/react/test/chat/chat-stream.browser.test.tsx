@@ -125,10 +125,15 @@ describe('<ChatStream/> in Chromium', () => {
     await user.keyboard('one{Shift>}{Enter}{/Shift}two{Shift>}{Enter}{/Shift}three');
     const grown = field().getBoundingClientRect().height;
     expect(grown).toBeGreaterThan(start);
+    // Chromium sizes it from CSS: no height written by script on each key.
+    expect(field().style.height).toBe('');
     for (let i = 0; i < 20; i++) await user.keyboard('{Shift>}{Enter}{/Shift}more');
     const max = Number.parseFloat(getComputedStyle(field()).maxHeight);
     expect(field().getBoundingClientRect().height).toBeLessThanOrEqual(max + 1);
     expect(field().scrollHeight).toBeGreaterThan(field().clientHeight);
+    // And back down to one line when the text goes.
+    await user.keyboard('{Control>}a{/Control}{Backspace}');
+    expect(field().getBoundingClientRect().height).toBeCloseTo(start, 0);
   });
 
   it('paints its own dark background with data-theme="dark"', () => {
