@@ -17,7 +17,8 @@ export type IconName =
   | 'arrow-down'
   | 'download'
   | 'continue'
-  | 'attach';
+  | 'attach'
+  | 'trash';
 
 const PATHS: Record<IconName, string> = {
   send: 'M8 13V3M3.5 7.5 8 3l4.5 4.5',
@@ -34,6 +35,8 @@ const PATHS: Record<IconName, string> = {
   'arrow-down': 'M8 3v10M3.5 8.5 8 13l4.5-4.5',
   download: 'M8 2.5v7.5M4.5 6.5 8 10l3.5-3.5M3 13.5h10',
   continue: 'M3 8h9M8.5 4.5 12 8l-3.5 3.5',
+  trash:
+    'M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.25c.03.42.38.75.8.75h4.2c.42 0 .77-.33.8-.75l.6-8.25M6.75 7v4M9.25 7v4',
   attach:
     'M13 7.5 8.2 12.3a3 3 0 0 1-4.24-4.24l5.3-5.3a2 2 0 0 1 2.83 2.83L6.8 10.9a1 1 0 0 1-1.42-1.42L10 4.9',
 };

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { useThreadStore } from '../hooks/use-thread-store.js';
 import type { ThreadSummary } from '../store/create-thread-store.js';
+import { Icon } from '../chat/icons.js';
 import { cx } from './cx.js';
 import type { ThreadListProps } from './thread-list.js';
 
@@ -47,22 +48,27 @@ export function ThreadListBody({
                 >
                   {thread.title}
                 </button>
-                <button
-                  type="button"
-                  className="ms-thread__action"
-                  aria-label={`Rename ${thread.title}`}
-                  onClick={() => setRenaming(thread.id)}
-                >
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  className="ms-thread__action"
-                  aria-label={`Delete ${thread.title}`}
-                  onClick={() => store.getState().deleteThread(thread.id)}
-                >
-                  Delete
-                </button>
+                {/* Icons, shown on hover and focus where there is hover: the title keeps the row. */}
+                <span className="ms-thread__actions">
+                  <button
+                    type="button"
+                    className="ms-thread__action"
+                    aria-label={`Rename ${thread.title}`}
+                    title="Rename"
+                    onClick={() => setRenaming(thread.id)}
+                  >
+                    <Icon name="edit" />
+                  </button>
+                  <button
+                    type="button"
+                    className="ms-thread__action"
+                    aria-label={`Delete ${thread.title}`}
+                    title="Delete"
+                    onClick={() => store.getState().deleteThread(thread.id)}
+                  >
+                    <Icon name="trash" />
+                  </button>
+                </span>
               </>
             )}
           </li>

@@ -66,11 +66,10 @@ describe('CodeTokensSource over a Worker', () => {
     const { source, worker, id } = await open(`${'x\n'.repeat(300)}tail`);
     const { flushPublishes } = await import('../../src/highlight/publish.js');
     worker.fire('message', {
-      ...tokens(
-        id,
-        0,
-        Array.from({ length: 300 }, () => 'x'),
-      ),
+      type: 'tokens',
+      id,
+      start: 0,
+      lines: Array.from({ length: 300 }, () => [{ content: 'x' }]),
       tail: { text: 'tail', tokens: [{ content: 'tail' }] },
     });
     const shown: [number, string | null][] = [];
