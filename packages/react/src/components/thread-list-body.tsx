@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import { Icon } from '../chat/icons.js';
 import { useThreadStore } from '../hooks/use-thread-store.js';
 import type { ThreadSummary } from '../store/create-thread-store.js';
-import { Icon } from '../chat/icons.js';
 import { cx } from './cx.js';
 import type { ThreadListProps } from './thread-list.js';
 
