@@ -131,7 +131,7 @@ const SHOTS: readonly Shot[] = [
     until: ['complete'],
     before: async (page) => {
       await page.getByRole('button', { name: 'Stream details' }).last().click();
-      await page.waitForTimeout(200);
+      await page.getByText('Time to first token').last().waitFor();
     },
   },
 ];

@@ -1,6 +1,6 @@
 import type { StreamState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent } from 'storybook/test';
+import { expect, fn, userEvent, waitFor } from 'storybook/test';
 import { EmptyState, MessageActions, StopReasonNotice, StreamDetails, UsageBadge } from './kit.js';
 import { finalState } from './support.js';
 
@@ -94,7 +94,8 @@ export const Actions: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Stream details' }));
     const panel = canvas.getByRole('dialog', { name: 'Stream details' });
     await expect(panel).toBeVisible();
-    await expect(panel).toHaveTextContent('Time to first token0.4 s');
+    // The content is drawn when first opened (its code may still be on its way).
+    await waitFor(() => expect(panel).toHaveTextContent('Time to first token0.4 s'));
     await expect(canvas.getByRole('button', { name: 'Download raw stream (.sse)' })).toBeVisible();
   },
 };

@@ -105,9 +105,9 @@ const groups: (() => Promise<unknown>)[] = [];
 
 /**
  * Loads every part this package loads on demand (the JSON view and the open tool card, the
- * server tool results, the thread list) now, instead of when first shown: for tests that
- * assert on the first render, or a server render that should draw them in full. Rejects if a
- * chunk cannot be loaded.
+ * server tool results, the thread list, the stream details) now, instead of when first
+ * shown: for tests that assert on the first render, or a server render that should draw them
+ * in full. Rejects if a chunk cannot be loaded.
  *
  * ```ts
  * await preloadParts();

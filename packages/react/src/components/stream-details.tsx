@@ -1,7 +1,8 @@
 import type { StreamState } from '@message-stream/core';
-import { type CSSProperties, type ReactElement, type ReactNode, useId } from 'react';
+import { type CSSProperties, type ReactElement, useId, useState } from 'react';
 import { Icon } from '../chat/icons.js';
 import { cx } from './cx.js';
+import { lazyParts } from './lazy-part.js';
 import { isPartialUsage } from './usage-badge.js';
 
 /** When an answer's request went out, its first content showed, and it ended (epoch ms). */
@@ -59,82 +60,29 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
   };
 }
 
-const download = ({ name, text }: StreamDownload) => {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/event-stream' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  link.click();
-  // The click has started the download synchronously; the URL is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-};
+const details = lazyParts(() => import('./stream-details-body.js'));
+
+/** The figures and downloads, drawn once the popover is first opened (their code loads then). */
+const StreamDetailsContent = details.part(
+  'StreamDetailsContent',
+  (parts) => parts.StreamDetailsBody,
+  () => <p className="ms-details__hint">Loading…</p>,
+);
 
 /**
  * An ⓘ button that opens a popover with an answer's figures: input, output and cache tokens,
  * time to first token and tokens per second, the stop reason and the message id; with
  * recording on, its raw stream as an `.sse` file. A native popover: Escape and a click outside
- * close it, and it sits in the top layer, so no scrolling container clips it.
+ * close it, and it sits in the top layer, so no scrolling container clips it. Its content is
+ * drawn when first opened (its code loads when the button is pointed at or focused), so a long
+ * thread does not carry a hidden table per answer.
  */
-export function StreamDetails({
-  stream,
-  timings,
-  downloads = [],
-  locale,
-  className,
-}: StreamDetailsProps): ReactElement {
+export function StreamDetails({ className, ...props }: StreamDetailsProps): ReactElement {
   const id = useId();
+  const [opened, setOpened] = useState(false);
   const popoverId = `ms-details-${id.replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const figures = streamFigures(stream, timings);
-  const format = new Intl.NumberFormat(locale);
-  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-  const rows: [string, ReactNode][] = [];
-  const tokens = (value: number | undefined) =>
-    value === undefined ? '—' : `${format.format(value)}`;
-  rows.push(['Input tokens', tokens(figures.input)]);
-  rows.push([
-    'Output tokens',
-    figures.partial ? 'Not reported (the answer did not finish)' : tokens(figures.output),
-  ]);
-  if (figures.cacheRead) rows.push(['Cache read', tokens(figures.cacheRead)]);
-  if (figures.cacheWrite) rows.push(['Cache write', tokens(figures.cacheWrite)]);
-  rows.push([
-    'Time to first token',
-    figures.ttftMs === undefined ? '—' : `${decimal.format(figures.ttftMs / 1000)} s`,
-  ]);
-  rows.push([
-    'Tokens per second',
-    figures.tokensPerSecond === undefined ? '—' : decimal.format(figures.tokensPerSecond),
-  ]);
-  const stopReason = stream.message?.stop_reason;
-  rows.push([
-    'Stop reason',
-    stopReason ? (
-      <code key="s" className="ms-details__code">
-        {stopReason}
-      </code>
-    ) : (
-      stream.status
-    ),
-  ]);
-  if (stream.message?.model)
-    rows.push([
-      'Model',
-      <code key="m" className="ms-details__code">
-        {stream.message.model}
-      </code>,
-    ]);
-  if (stream.message?.id)
-    rows.push([
-      'Message id',
-      <code key="i" className="ms-details__code">
-        {stream.message.id}
-      </code>,
-    ]);
-  if (stream.attempts && stream.attempts.length > 1) {
-    rows.push(['Requests', format.format(stream.attempts.length)]);
-  }
   const anchor = `--${popoverId}`;
+  const preload = () => void details.preload().catch(() => {});
   return (
     <span className={cx('ms-details', className)}>
       <button
@@ -144,6 +92,9 @@ export function StreamDetails({
         title="Stream details"
         popoverTarget={popoverId}
         style={{ anchorName: anchor } as CSSProperties}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={() => setOpened(true)}
       >
         <Icon name="details" />
       </button>
@@ -155,33 +106,7 @@ export function StreamDetails({
         aria-label="Stream details"
         style={{ positionAnchor: anchor } as CSSProperties}
       >
-        <dl className="ms-details__list">
-          {rows.map(([term, value]) => (
-            <div className="ms-details__row" key={term}>
-              <dt>{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-        {downloads.length > 0 ? (
-          <div className="ms-details__downloads">
-            {downloads.map((file) => (
-              <button
-                key={file.name}
-                type="button"
-                className="ms-button ms-button--small"
-                onClick={() => download(file)}
-              >
-                <Icon name="download" />
-                {downloads.length === 1 ? 'Download raw stream (.sse)' : `Download ${file.name}`}
-              </button>
-            ))}
-            <p className="ms-details__hint">
-              The exact bytes of the answer: attach them to a bug report, or replay them with the
-              mock as a fixture.
-            </p>
-          </div>
-        ) : null}
+        {opened ? <StreamDetailsContent {...props} /> : null}
       </div>
     </span>
   );

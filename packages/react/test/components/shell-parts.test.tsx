@@ -4,7 +4,7 @@ import refusal from '@message-stream/mock/fixtures/refusal.sse?raw';
 import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import stopSequence from '@message-stream/mock/fixtures/stop-sequence.sse?raw';
 import truncated from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmptyState } from '../../src/components/empty-state.js';
@@ -231,9 +231,11 @@ describe('StreamDetails', () => {
         downloads={[{ name: 'msg_1.sse', text: basicText }]}
       />,
     );
-    expect(screen.getByRole('button', { name: 'Stream details' })).toBeDefined();
     const panel = screen.getByRole('dialog', { hidden: true });
-    expect(panel.textContent).toMatch(/Input tokens/);
+    // Drawn when first opened, not carried hidden by every answer.
+    expect(panel.textContent).toBe('');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stream details' }));
+    await waitFor(() => expect(panel.textContent).toMatch(/Input tokens/));
     expect(panel.textContent).toMatch(/end_turn/);
     expect(
       screen.getByRole('button', { name: 'Download raw stream (.sse)', hidden: true }),
@@ -242,6 +244,8 @@ describe('StreamDetails', () => {
 
   it('offers no download without a recording', async () => {
     render(<StreamDetails stream={await finalState(basicText)} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stream details' }));
+    await screen.findByText('Input tokens');
     expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
   });
 });

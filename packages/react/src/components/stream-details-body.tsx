@@ -1,0 +1,103 @@
+import type { ReactElement, ReactNode } from 'react';
+import { Icon } from '../chat/icons.js';
+import { type StreamDetailsProps, type StreamDownload, streamFigures } from './stream-details.js';
+
+const download = ({ name, text }: StreamDownload) => {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/event-stream' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.rel = 'noopener';
+  link.click();
+  // The click has started the download synchronously; the URL is no longer needed.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+};
+
+/** What the stream details popover shows, once opened (see `StreamDetails`). */
+export function StreamDetailsBody({
+  stream,
+  timings,
+  downloads = [],
+  locale,
+}: Omit<StreamDetailsProps, 'className'>): ReactElement {
+  const figures = streamFigures(stream, timings);
+  const format = new Intl.NumberFormat(locale);
+  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const rows: [string, ReactNode][] = [];
+  const tokens = (value: number | undefined) =>
+    value === undefined ? '—' : `${format.format(value)}`;
+  rows.push(['Input tokens', tokens(figures.input)]);
+  rows.push([
+    'Output tokens',
+    figures.partial ? 'Not reported (the answer did not finish)' : tokens(figures.output),
+  ]);
+  if (figures.cacheRead) rows.push(['Cache read', tokens(figures.cacheRead)]);
+  if (figures.cacheWrite) rows.push(['Cache write', tokens(figures.cacheWrite)]);
+  rows.push([
+    'Time to first token',
+    figures.ttftMs === undefined ? '—' : `${decimal.format(figures.ttftMs / 1000)} s`,
+  ]);
+  rows.push([
+    'Tokens per second',
+    figures.tokensPerSecond === undefined ? '—' : decimal.format(figures.tokensPerSecond),
+  ]);
+  const stopReason = stream.message?.stop_reason;
+  rows.push([
+    'Stop reason',
+    stopReason ? (
+      <code key="s" className="ms-details__code">
+        {stopReason}
+      </code>
+    ) : (
+      stream.status
+    ),
+  ]);
+  if (stream.message?.model)
+    rows.push([
+      'Model',
+      <code key="m" className="ms-details__code">
+        {stream.message.model}
+      </code>,
+    ]);
+  if (stream.message?.id)
+    rows.push([
+      'Message id',
+      <code key="i" className="ms-details__code">
+        {stream.message.id}
+      </code>,
+    ]);
+  if (stream.attempts && stream.attempts.length > 1) {
+    rows.push(['Requests', format.format(stream.attempts.length)]);
+  }
+  return (
+    <>
+      <dl className="ms-details__list">
+        {rows.map(([term, value]) => (
+          <div className="ms-details__row" key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {downloads.length > 0 ? (
+        <div className="ms-details__downloads">
+          {downloads.map((file) => (
+            <button
+              key={file.name}
+              type="button"
+              className="ms-button ms-button--small"
+              onClick={() => download(file)}
+            >
+              <Icon name="download" />
+              {downloads.length === 1 ? 'Download raw stream (.sse)' : `Download ${file.name}`}
+            </button>
+          ))}
+          <p className="ms-details__hint">
+            The exact bytes of the answer: attach them to a bug report, or replay them with the mock
+            as a fixture.
+          </p>
+        </div>
+      ) : null}
+    </>
+  );
+}
