@@ -113,8 +113,12 @@ export function App({
   const [scenario, setScenario] = useState<Scenario>(() => scenarioHolder.current);
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [settingsOpen, setSettingsOpen] = useState(wide);
-  scenarioHolder.current = scenario;
   const problem = useSyncExternalStore(problems.subscribe, problems.current);
+
+  // What the next request's headers read (after the render that picked it, not during one).
+  useEffect(() => {
+    scenarioHolder.current = scenario;
+  }, [scenario, scenarioHolder]);
 
   // The page paints in the chosen theme too, not only the chat.
   useEffect(() => {

@@ -95,7 +95,9 @@ export async function createDemoThreads({
   const threads: ThreadStore = createThreadStore({
     persist: live ? false : { name: PERSIST_NAME },
     onPersistError: problems.report,
-    chat: {
+    // Per thread: the seed counts the messages of the thread the request is for, which is
+    // not the one shown when an answer streams on in a thread switched away from.
+    chat: (threadId) => ({
       request: { model: live ? 'claude-sonnet-4-5' : 'claude-opus-5', max_tokens: 4096 },
       idleTimeoutMs: 8_000,
       retry: { retries: 0 },
@@ -106,7 +108,7 @@ export async function createDemoThreads({
         // `times=1`: the fault hits the first request of each message only (the seed counts
         // messages), so Resume and Retry get a clean stream and the next message fails
         // again. Tool results and paused turns sent back get the mock's follow-up fixture.
-        const turns = threads.getState().chatOf()?.getState().turns ?? [];
+        const turns = threads.getState().chatOf(threadId)?.getState().turns ?? [];
         const sent = turns.filter((turn) => turn.role === 'user').length;
         const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
         return { [SCENARIO_HEADER]: `${fixture};speed=${speed};seed=${sent}${faulty}` };
@@ -125,7 +127,7 @@ export async function createDemoThreads({
         await new Promise((resolve) => setTimeout(resolve, 600));
         return TOOL_WEATHER[call.name] ?? `No handler for ${call.name}; this is a demo result.`;
       },
-    },
+    }),
   });
   // A thread started before the saved list is read would hide it: read first.
   await threads.restored;

@@ -144,6 +144,7 @@ export { isToolResultsTurn, toMessageParams } from './store/conversation.js';
 export { type ChatStore, createChatStore } from './store/create-chat-store.js';
 export {
   createThreadStore,
+  type ThreadChatOptions,
   type ThreadState,
   type ThreadStore,
   type ThreadStoreOptions,

@@ -22,9 +22,16 @@ export interface ThreadSummary {
   readonly updatedAt: number;
 }
 
+/** A thread's chat store options: its persistence comes from the thread store's `persist`. */
+export type ThreadChatOptions = Omit<ChatStoreOptions, 'persist' | 'initialMessages'>;
+
 export interface ThreadStoreOptions {
-  /** Options of every thread's chat store (its persistence comes from `persist` below). */
-  readonly chat: Omit<ChatStoreOptions, 'persist' | 'initialMessages'>;
+  /**
+   * Options of every thread's chat store; or a function of the thread's id giving them, for
+   * what differs per thread (a header naming the conversation, say). A thread's store is made
+   * when the thread is first shown.
+   */
+  readonly chat: ThreadChatOptions | ((threadId: string) => ThreadChatOptions);
   /**
    * Keep the threads across page loads: the list under `name`, each conversation under
    * `name/<thread id>`, in IndexedDB by default (see `ChatStoreOptions.persist`).
@@ -109,7 +116,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     if (existing) return existing.store;
     if (!store.getState().threads.some((thread) => thread.id === id)) return null;
     const chat = createChatStore({
-      ...options.chat,
+      ...(typeof options.chat === 'function' ? options.chat(id) : options.chat),
       persist: persist ? { name: `${persist.name}/${id}`, storage: persist.storage } : false,
       ...(options.onPersistError ? { onPersistError: options.onPersistError } : {}),
     });

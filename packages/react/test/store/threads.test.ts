@@ -47,6 +47,28 @@ describe('createThreadStore', () => {
     now.mockRestore();
   });
 
+  it('gives each thread the options made for its id', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('One.')),
+      () => sse(textAnswer('Two.')),
+    );
+    const made: string[] = [];
+    const threads = createThreadStore({
+      chat: (threadId) => {
+        made.push(threadId);
+        return { request, fetch, batch: false, headers: { 'x-thread': threadId } };
+      },
+    });
+    const a = threads.getState().newThread();
+    const b = threads.getState().newThread();
+    await threads.getState().chatOf(a)?.getState().send('First');
+    await threads.getState().chatOf(b)?.getState().send('Second');
+    expect(requests.map((r) => r.headers['x-thread'])).toEqual([a, b]);
+    // Once per thread, when its store is first made.
+    expect(made.filter((id) => id === a)).toHaveLength(1);
+    expect(new Set(made)).toEqual(new Set([a, b]));
+  });
+
   it('keeps streaming an answer in a thread switched away from', async () => {
     const text = fixture('long-markdown');
     const { fetch } = scriptedFetch(() =>
