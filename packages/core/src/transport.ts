@@ -4,6 +4,7 @@ import { endStream } from './end.js';
 import { createStreamError, type StreamError } from './errors.js';
 import type { MessageRequest, StreamEvent } from './protocol.js';
 import { reduceStream } from './reduce.js';
+import { requestBody } from './request-body.js';
 import { createStreamState, type StreamState } from './state.js';
 
 export type HeaderRecord = Record<string, string>;
@@ -82,7 +83,7 @@ export async function streamMessage(
   }
   let body: string;
   try {
-    body = JSON.stringify({ ...request, stream: true });
+    body = requestBody(request);
   } catch (cause) {
     // A request that cannot be serialized (a cycle, a BigInt) is the caller's error, told as one.
     const message = cause instanceof Error ? cause.message : String(cause);

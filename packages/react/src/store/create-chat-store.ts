@@ -92,7 +92,9 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       for (const turn of turns) {
         let message = sentAs.get(turn.id);
         if (message === undefined) {
+          // Frozen: the transport then serializes it once, not on every later send.
           message = toMessageParam(turn);
+          if (message !== null) Object.freeze(message);
           sentAs.set(turn.id, message);
         }
         if (message !== null) messages.push(message);

@@ -463,6 +463,22 @@ describe('createChatStore: messages and persistence', () => {
 });
 
 describe('createChatStore: races and history', () => {
+  it('serializes each earlier message once, however many sends carry it', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('4')),
+      () => sse(textAnswer('6')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    await store.getState().send('What is 2+2?');
+    await store.getState().send('And 3+3?');
+    const first = (value: unknown) =>
+      (value as { content?: unknown } | null)?.content === 'What is 2+2?';
+    expect(requests[1]?.body.messages[0]).toEqual({ role: 'user', content: 'What is 2+2?' });
+    expect(stringify.mock.calls.filter(([value]) => first(value))).toHaveLength(1);
+    stringify.mockRestore();
+  });
+
   it('stop while client tools run aborts their signal and sends nothing more', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(fixture('spec-tool-use')),

@@ -1,0 +1,50 @@
+import type { MessageRequest } from './protocol.js';
+
+/**
+ * The JSON of each frozen message, by object. A conversation's history goes out again with
+ * every message, and stringifying a thousand turns on each send was tens of milliseconds of
+ * one task; a frozen message object (the React store freezes the ones it builds) is read once.
+ * A frozen message must not change underneath either (its nested content included).
+ */
+const messageJson = new WeakMap<object, string>();
+
+function jsonOfMessage(message: unknown): string | undefined {
+  if (message === null || typeof message !== 'object' || !Object.isFrozen(message)) {
+    return JSON.stringify(message);
+  }
+  let json = messageJson.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(message);
+    if (json !== undefined) messageJson.set(message, json);
+  }
+  return json;
+}
+
+const hasToJson = (value: unknown): boolean =>
+  typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function';
+
+/**
+ * `JSON.stringify({ ...request, stream: true })`, the same string, with frozen messages
+ * serialized once (see `messageJson`). Throws what `JSON.stringify` throws (a cycle, a BigInt).
+ */
+export function requestBody(request: MessageRequest): string {
+  const body: Record<string, unknown> = { ...request, stream: true };
+  const messages = body.messages;
+  if (!Array.isArray(messages) || hasToJson(request) || hasToJson(messages)) {
+    return JSON.stringify(body);
+  }
+  const parts: string[] = [];
+  for (const key of Object.keys(body)) {
+    const value = key === 'messages' ? arrayJson(messages) : JSON.stringify(body[key]);
+    // As JSON.stringify does: a property whose value has no JSON (undefined, a function) is left out.
+    if (value !== undefined) parts.push(`${JSON.stringify(key)}:${value}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+function arrayJson(items: readonly unknown[]): string {
+  const parts: string[] = [];
+  // By index, not map: a hole is `null` in JSON, as an undefined or a function entry is.
+  for (let i = 0; i < items.length; i++) parts.push(jsonOfMessage(items[i]) ?? 'null');
+  return `[${parts.join(',')}]`;
+}
