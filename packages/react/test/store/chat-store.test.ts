@@ -474,7 +474,10 @@ describe('createChatStore: races and history', () => {
     await store.getState().send('And 3+3?');
     const first = (value: unknown) =>
       (value as { content?: unknown } | null)?.content === 'What is 2+2?';
-    expect(requests[1]?.body.messages[0]).toEqual({ role: 'user', content: 'What is 2+2?' });
+    expect((requests[1]?.body.messages as unknown[] | undefined)?.[0]).toEqual({
+      role: 'user',
+      content: 'What is 2+2?',
+    });
     expect(stringify.mock.calls.filter(([value]) => first(value))).toHaveLength(1);
     stringify.mockRestore();
   });
