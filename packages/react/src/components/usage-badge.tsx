@@ -41,6 +41,11 @@ function numberFormat(locale: string | undefined): Intl.NumberFormat {
   return format;
 }
 
+// Built while the page is idle, not on the commit that shows the first finished answer.
+if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
+  window.requestIdleCallback(() => numberFormat(undefined), { timeout: 2000 });
+}
+
 /** Whether an answer's usage leaves out output it was billed for (see `partial`). */
 export function isPartialUsage(stream: {
   readonly status: string;
