@@ -4,7 +4,6 @@
  * merge of the two attempts in the same turn.
  */
 import { canResume, continuationRequest, mergeContinuation } from '@message-stream/core';
-import { alternate } from '../conversation.js';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext } from './context.js';
 import { streamInto } from './streaming.js';
@@ -29,12 +28,12 @@ export async function continueInPlace(
   const base = turn.stream;
   const history = ctx.history(turns.slice(0, at));
   // Always from the answer's original request, however many times it was continued.
-  const continuation = continuationRequest(
+  // The history alternates already, and the continuation keeps it so.
+  const request = continuationRequest(
     { ...turn.request, messages: history },
     base,
     ctx.options().resume,
   );
-  const request = { ...continuation, messages: alternate(continuation.messages) };
   // The turn changes in place: the next request must send it as it will then be.
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
