@@ -69,6 +69,23 @@ const inView = (element: Element, log: HTMLElement) => {
   return box.bottom > frameBox.top && box.top < frameBox.bottom;
 };
 
+/** Groups in view that are mounted (not their text standing in). */
+const mountedInView = (log: HTMLElement): number =>
+  [...log.querySelectorAll('.ms-chat__turns')]
+    .filter((g) => inView(g, log))
+    .filter((g) => !g.hasAttribute('data-windowed')).length;
+
+/** Once the scrolling settles, every group in view is mounted. */
+const mountsWhereItStopped = (log: HTMLElement) =>
+  waitFor(
+    () => {
+      const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every((g) => !g.hasAttribute('data-windowed'))).toBe(true);
+    },
+    { timeout: 3000 },
+  );
+
 describe('a 1,000-turn conversation', () => {
   it('opens at its end with only the newest groups mounted, every turn still in the text', async () => {
     const { log } = setup();
@@ -108,8 +125,7 @@ describe('a 1,000-turn conversation', () => {
         log.scrollTop += 1000;
         await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
       });
-      const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
-      mountedOnTheWay += shown.filter((g) => !g.hasAttribute('data-windowed')).length;
+      mountedOnTheWay += mountedInView(log);
     }
     // What passed by stood in as text (a frame or two may catch a group mounted as it started).
     expect(mountedOnTheWay).toBeLessThan(5);
@@ -117,14 +133,7 @@ describe('a 1,000-turn conversation', () => {
       mountedBefore + 1,
     );
     // Where it stopped mounts once the scrolling settles.
-    await waitFor(
-      () => {
-        const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
-        expect(shown.length).toBeGreaterThan(0);
-        expect(shown.every((g) => !g.hasAttribute('data-windowed'))).toBe(true);
-      },
-      { timeout: 3000 },
-    );
+    await mountsWhereItStopped(log);
   });
 
   it('lets a fling pass as text on a busy machine too, where frames come 150 ms apart', async () => {
@@ -137,19 +146,11 @@ describe('a 1,000-turn conversation', () => {
         await new Promise<void>((resolve) => setTimeout(resolve, 150));
         await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
       });
-      const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
-      mountedOnTheWay += shown.filter((g) => !g.hasAttribute('data-windowed')).length;
+      mountedOnTheWay += mountedInView(log);
     }
     // The first moves measure the motion; after them, what passes by stays text.
     expect(mountedOnTheWay).toBeLessThan(5);
-    await waitFor(
-      () => {
-        const shown = [...log.querySelectorAll('.ms-chat__turns')].filter((g) => inView(g, log));
-        expect(shown.length).toBeGreaterThan(0);
-        expect(shown.every((g) => !g.hasAttribute('data-windowed'))).toBe(true);
-      },
-      { timeout: 3000 },
-    );
+    await mountsWhereItStopped(log);
   });
 
   it('finds text in a group that is not mounted, which mounts once scrolled to', async () => {
