@@ -293,8 +293,9 @@ describe('<ChatStream/> shell', () => {
     const { user } = own({ record: true });
     await user.type(field(), 'Hi{Enter}');
     await waitFor(() => expect(answerStatus()).toBe('complete'));
+    await user.click(screen.getByRole('button', { name: 'Stream details' }));
     expect(
-      screen.getByRole('button', { name: 'Download raw stream (.sse)', hidden: true }),
+      await screen.findByRole('button', { name: 'Download raw stream (.sse)', hidden: true }),
     ).toBeDefined();
   });
 
@@ -302,6 +303,8 @@ describe('<ChatStream/> shell', () => {
     const { user } = own();
     await user.type(field(), 'Hi{Enter}');
     await waitFor(() => expect(answerStatus()).toBe('complete'));
+    await user.click(screen.getByRole('button', { name: 'Stream details' }));
+    await screen.findByText('Input tokens');
     expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
   });
 });
