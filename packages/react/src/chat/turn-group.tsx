@@ -141,11 +141,12 @@ const SETTLE_MS = 120;
 /** Groups that came near while the scrolling was fast: mounted once it settles. */
 const waiting = new Map<Element, () => void>();
 let fastUntil = 0;
-let last: { target: Element | null; top: number; time: number; long: boolean } = {
+/** The last scroll event: where, when, and whether it was a long move (its direction, or 0). */
+let last: { target: Element | null; top: number; time: number; long: number } = {
   target: null,
   top: 0,
   time: 0,
-  long: false,
+  long: 0,
 };
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -170,13 +171,15 @@ function onScroll(event: Event): void {
   // Scroll events come once a frame at most; a first one after a pause measures nothing
   // (a single jump, Home or a click on "Jump to latest", is not a fling).
   const gap = time - last.time;
-  const inMotion = last.target === target && gap < ONE_MOTION_MS;
-  const moved = inMotion ? Math.abs(top - last.top) : 0;
-  const long = moved > FAST_PX_PER_EVENT;
+  const same = last.target === target;
+  const inMotion = same && gap < ONE_MOTION_MS;
+  const delta = same ? top - last.top : 0;
+  const long = Math.abs(delta) > FAST_PX_PER_EVENT ? Math.sign(delta) : 0;
   const fast =
-    (inMotion && gap < 100 && moved / Math.max(1, gap) > FAST_PX_PER_MS) ||
-    // Long moves in a row, not one: a jump soon after a small scroll is still a jump.
-    (long && last.long);
+    (inMotion && gap < 100 && Math.abs(delta) / Math.max(1, gap) > FAST_PX_PER_MS) ||
+    // Long moves in a row the same way, not one: a jump soon after a small scroll, or back
+    // the other way, is still a jump.
+    (inMotion && long !== 0 && long === last.long);
   // Settled means no fast event for a while, measured in this motion's own frames.
   if (fast) fastUntil = time + Math.max(SETTLE_MS, 2 * gap);
   last = { target, top, time, long };
