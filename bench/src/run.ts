@@ -119,19 +119,21 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /Heavy content, 2,000-line code/,
     reason:
-      'Tokenizing is off the main thread (a module Worker; no finished line is tokenized again) ' +
-      'and the lines sit in groups of 64, so a frame lays out only the last group. What is left ' +
-      'by thread time is style, layout and paint of the growing block and GC; skipping ' +
-      'off-screen groups with content-visibility clipped long lines (paint containment), so it ' +
-      'was taken out. Wall-clock figures include preemption on this shared machine.',
+      'Tokenizing is off the main thread (a module Worker; no finished line is tokenized again), ' +
+      "a frame splits only the block's last line, and colours reach React at most 128 new " +
+      'lines a frame. What is left, by a CPU profile: the style, layout and paint of the ' +
+      'growing block (paint alone 3-5 ms a frame late in a 2,000-line block), minor and major ' +
+      'GC, and the markdown splitter reading the answer. Skipping off-screen line groups with ' +
+      'content-visibility clipped long lines (paint containment), so it was taken out. ' +
+      'Wall-clock figures include preemption on this shared machine.',
   },
   {
     match: /Heavy content, 1 MB tool input/,
     reason:
       'The card draws a bounded slice of a streaming value (its work per update does not grow ' +
-      'with the input). The longest tasks are not the card: they are the first Shiki grammar ' +
-      "compile of the answer's code and markdown splitting of the short answer around it, " +
-      'with the stream decode, on the same thread. Not yet traced further.',
+      "with the input). The longest task was once the bench's own encoding of the answer, now " +
+      'done before the run. What is left, by a CPU profile: garbage collection while the 1 MB ' +
+      'input accumulates (scavenges of 20-40 ms here), and the first render of the send.',
   },
   {
     match: /Rendering: no main-thread task over 16 ms/,
@@ -155,16 +157,19 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /Long conversation: send → final DOM|frame task median/,
     reason:
       'The log is windowed (groups of 8 turns; groups far from the viewport are their plain ' +
-      'text, not mounted). What still grows with N on each frame: the store publishes the ' +
-      '2,000-entry turns array and ChatStream walks its 125 groups, and the IntersectionObserver ' +
-      'checks every group box. The N = 1 run has neither.',
+      'text, not mounted), a stream update no longer copies the conversation (the tree builds ' +
+      'its record of turns on first read) and unchanged groups keep their arrays. What still ' +
+      "grows with N on each frame: React's pass over the 125 group elements (each bails out " +
+      'by identity) and the IntersectionObserver checking every group box.',
   },
   {
     match: /Long conversation: no task over 16 ms/,
     reason:
-      'Not traced since the log was windowed (the longest was 348 ms wall before it). ' +
-      'Candidates: the send, when the newest group grows and the store ' +
-      "publishes the whole turns array, and a group mounting in the reader's view.",
+      'By a CPU profile at N = 1,000 the longest task is the send: the request for 1,000 ' +
+      "turns (its JSON is now built from each message's kept JSON), the in-page mock reading " +
+      "that request (a real network does this off the page's thread), the new turns' tree " +
+      "records (copies of maps with 2,000 entries) and React's synchronous commit of the new " +
+      "turns. The number format's first use, a 37 ms task at the end, now happens while idle.",
   },
   {
     match: /composer interactive/,
@@ -177,10 +182,11 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /typing paints/,
     reason:
-      'The N = 1 and N = 100 runs miss it as well on this machine (their counts are in the ' +
-      'table), so what is left is not the length of the log: typing re-renders no turn ' +
-      '(tested). Event Timing reports more slow paints than keys (each key fires several ' +
-      'events); compare the slowest paint at each N in the table.',
+      'Measured per key (Event Timing interaction), a key slow when its next paint missed the ' +
+      'frame (over 16 ms; Event Timing rounds to 8 ms), beside a bare `<textarea>` on a blank ' +
+      'page (the table). The N = 1 run misses as well, so it is not the length of the log: a ' +
+      'key re-renders only the composer (no turn, tested), which sizes itself from CSS, and ' +
+      'costs 4-6 ms of task here against a fraction of a millisecond for the bare textarea.',
   },
   {
     match: /scrolling the whole log/,
@@ -206,18 +212,18 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /@message-stream\/core at most/,
     reason:
       'The same text as the reducer path plus the transport, resume and validation; the shared ' +
-      'block store and the batched tool input added about 0.9 kB this round. No shrinking ' +
-      'pass yet.',
+      'block store, the batched tool input and the request-body JSON cache added about 1.1 kB. ' +
+      'No shrinking pass yet.',
   },
   {
     match: /@message-stream\/react at most/,
     reason:
-      'The tool parts and the thread list now load on demand (34.0 → 32.3 kB); the windowed ' +
-      "log and the highlighting Worker's client joined (+2.5 kB). What is left is in the " +
-      "modules every first paint reaches: the store's tool loop and persistence, the stream " +
-      'details popover, citations, code blocks, resume and stop-reason notices. Making those ' +
-      'lazy without an extra commit on mount is the next step (an estimate with all of them ' +
-      'lazy is 23.8 kB).',
+      'The tool parts, the thread list and the stream details content load on demand; the ' +
+      "windowed log, the highlighting Worker's client and this round's per-frame fixes " +
+      '(lazily built tree records, incremental code lines) joined. What is left is in the ' +
+      "modules every first paint reaches: the store's tool loop and persistence, citations, " +
+      'code blocks, resume and stop-reason notices. Making those lazy without an extra ' +
+      'commit on mount is the next step.',
   },
 ];
 
