@@ -215,7 +215,11 @@ export const AssistantMessage = memo(function AssistantMessage({
             ) : null}
             <StreamDetails
               stream={stream}
-              timings={{ startedAt: turn.startedAt, firstTokenAt, finishedAt: turn.finishedAt }}
+              timings={{
+                startedAt: turn.startedAt,
+                firstTokenAt: firstTokenAt ?? turn.firstContentAt,
+                finishedAt: turn.finishedAt,
+              }}
               downloads={downloadsOf(turn, recorder)}
             />
           </MessageActions>

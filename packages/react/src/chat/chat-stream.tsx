@@ -145,17 +145,6 @@ function storeOptions(
   };
 }
 
-/** When each answer's first content showed: read by its details for time to first token. */
-function useFirstTokenTimes(turns: readonly Turn[]): ReadonlyMap<string, number> {
-  const [times] = useState(() => new Map<string, number>());
-  useLayoutEffect(() => {
-    const last = turns.at(-1);
-    if (last?.role !== 'assistant' || times.has(last.id)) return;
-    if ((last.stream.message?.content.length ?? 0) > 0) times.set(last.id, Date.now());
-  }, [turns, times]);
-  return times;
-}
-
 /**
  * The drop-in chat: a conversation log that follows the answer (and lets go when the
  * reader scrolls up), an empty state with suggestions, a composer with Stop (and Escape),
@@ -200,7 +189,6 @@ export function ChatStream({
   const field = useRef<HTMLTextAreaElement>(null);
   const follow = useFollowScroll(log, turns);
   const announcement = useAnnouncement(status);
-  const firstTokens = useFirstTokenTimes(turns);
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
@@ -302,24 +290,11 @@ export function ChatStream({
           busy={busy}
           actions={actions}
           feedback={feedback[turn.id] ?? null}
-          firstTokenAt={firstTokens.get(turn.id)}
           recorder={recorder ?? undefined}
           branchStore={store}
         />
       ),
-    [
-      edit,
-      busy,
-      store,
-      renderers,
-      textMode,
-      math,
-      lastAnswerIndex,
-      actions,
-      feedback,
-      firstTokens,
-      recorder,
-    ],
+    [edit, busy, store, renderers, textMode, math, lastAnswerIndex, actions, feedback, recorder],
   );
   const lastAnswer = lastAnswerIndex >= 0 ? (turns[lastAnswerIndex] as AssistantTurn) : null;
   // A failure the store reports beyond the answer's own (the tool round-trip limit).

@@ -81,7 +81,9 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     publish(next);
   };
 
+  const firstContent = new Map<string, number>();
   const ctx: EffectContext = {
+    firstContent,
     dispatch,
     model: () => model,
     options: () => options,
@@ -110,7 +112,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         final.status === 'complete' &&
         final.message?.stop_reason === 'tool_use' &&
         storeRunsTools(ctx, { ...turn, stream: final });
-      dispatch({ type: 'answer-ended', id, stream: final, finishedAt: Date.now(), toolsFollow });
+      const firstContentAt = firstContent.get(id);
+      firstContent.delete(id);
+      dispatch({
+        type: 'answer-ended',
+        id,
+        stream: final,
+        finishedAt: Date.now(),
+        toolsFollow,
+        firstContentAt,
+      });
       const ended = nodeOf(model.tree, id) as AssistantTurn;
       options.onFinish?.(ended);
       if (final.error) options.onError?.(final.error, ended);

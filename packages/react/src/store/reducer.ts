@@ -38,7 +38,13 @@ export type ChatAction =
   | { readonly type: 'answer-started'; readonly turn: AssistantTurn; readonly parentId: string }
   /** A request went out to continue the answer `id` in place (resume, max_tokens). */
   | { readonly type: 'continuation-started'; readonly id: string }
-  | { readonly type: 'stream-updated'; readonly id: string; readonly stream: StreamState }
+  /** `firstContentAt`: when its first content arrived, once known (kept from the first time). */
+  | {
+      readonly type: 'stream-updated';
+      readonly id: string;
+      readonly stream: StreamState;
+      readonly firstContentAt?: number | undefined;
+    }
   /**
    * The request for `id` ended with `stream`. `toolsFollow`: the store runs (or waits to
    * approve) its client tool calls next.
@@ -49,6 +55,7 @@ export type ChatAction =
       readonly stream: StreamState;
       readonly finishedAt: number;
       readonly toolsFollow: boolean;
+      readonly firstContentAt?: number | undefined;
     }
   /** Tool results of answer `id` changed (awaiting approval, running, or settled). */
   | {
@@ -125,6 +132,12 @@ function replaceInPath(turns: readonly Turn[], id: string, next: Turn): readonly
   return copy;
 }
 
+/** The turn with its first content's time, unless it has one (a continuation keeps the first). */
+const withFirstContent = (turn: AssistantTurn, at: number | undefined): AssistantTurn =>
+  at === undefined || typeof turn.firstContentAt === 'number'
+    ? turn
+    : { ...turn, firstContentAt: at };
+
 const mergeResults = (
   turn: AssistantTurn,
   results: Readonly<Record<string, ToolResultState>>,
@@ -153,14 +166,17 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
       return { ...model, status: 'submitted', error: null, live: action.id };
 
     case 'stream-updated': {
-      const next = updateAnswer(model, action.id, (turn) => ({ ...turn, stream: action.stream }));
+      const next = updateAnswer(model, action.id, (turn) => ({
+        ...withFirstContent(turn, action.firstContentAt),
+        stream: action.stream,
+      }));
       const first = next.status === 'submitted' && next.live === action.id;
       return first && isLast(next, action.id) ? { ...next, status: 'streaming' } : next;
     }
 
     case 'answer-ended': {
       const next = updateAnswer(model, action.id, (turn) => ({
-        ...turn,
+        ...withFirstContent(turn, action.firstContentAt),
         stream: action.stream,
         finishedAt: action.finishedAt,
       }));

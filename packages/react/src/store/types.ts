@@ -44,6 +44,11 @@ export interface AssistantTurn {
   /** Results of client-side tool calls in this answer, by tool_use id. */
   readonly toolResults: Readonly<Record<string, ToolResultState>>;
   readonly startedAt: number;
+  /**
+   * When the answer's first content arrived (epoch ms, as the event was read, not when it was
+   * drawn): its time to first token. Absent on turns saved by earlier versions.
+   */
+  readonly firstContentAt?: number | null;
   readonly finishedAt: number | null;
 }
 

@@ -306,6 +306,9 @@ describe('<ChatStream/> shell', () => {
     await user.click(screen.getByRole('button', { name: 'Stream details' }));
     await screen.findByText('Input tokens');
     expect(screen.queryByRole('button', { name: /Download/, hidden: true })).toBeNull();
+    // Timed by the store as the content was read: known even for an answer this fast.
+    const ttft = screen.getByText('Time to first token').nextElementSibling;
+    expect(ttft?.textContent).toMatch(/^\d+(\.\d)? s$/);
   });
 });
 

@@ -463,6 +463,17 @@ describe('createChatStore: messages and persistence', () => {
 });
 
 describe('createChatStore: races and history', () => {
+  it('times the first content as it is read, even when the whole answer lands in one frame', async () => {
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Quick.')));
+    // Frame batching (the default): this answer ends before its first publish.
+    const store = createChatStore({ request, fetch });
+    await store.getState().send('Hi');
+    const answer = lastAnswer(store.getState());
+    expect(answer.firstContentAt).toEqual(expect.any(Number));
+    expect(answer.firstContentAt).toBeGreaterThanOrEqual(answer.startedAt);
+    expect(answer.firstContentAt).toBeLessThanOrEqual(answer.finishedAt as number);
+  });
+
   it('serializes each earlier message once, however many sends carry it', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(textAnswer('4')),

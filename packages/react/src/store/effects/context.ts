@@ -19,6 +19,8 @@ export interface EffectContext {
   readonly flight: Flight;
   /** Starts a new answer under `parentId`, and what follows it (tools, paused turns). */
   answer(parentId: string, roundtrip: number): Promise<void>;
+  /** When each answer streaming now got its first content (read when the answer ends). */
+  readonly firstContent: Map<string, number>;
   /** Runs what follows a finished answer: its tool calls, or a paused turn's continuation. */
   afterAnswer(id: string, final: StreamState, roundtrip: number): Promise<void>;
 }

@@ -28,7 +28,7 @@ export async function streamInto(
     if (latest === null) return;
     const stream = view(latest);
     latest = null;
-    ctx.dispatch({ type: 'stream-updated', id, stream });
+    ctx.dispatch({ type: 'stream-updated', id, stream, firstContentAt: ctx.firstContent.get(id) });
   });
   const {
     onToolCall: _t,
@@ -44,6 +44,10 @@ export async function streamInto(
       ...transport,
       signal: controller.signal,
       onState: (state) => {
+        // Timed as the event is read: a frame later would add the wait for the frame.
+        if (!ctx.firstContent.has(id) && (state.message?.content.length ?? 0) > 0) {
+          ctx.firstContent.set(id, Date.now());
+        }
         latest = state;
         scheduler.request();
       },
