@@ -1,5 +1,5 @@
 import type { StreamState } from '@message-stream/core';
-import { type CSSProperties, type ReactElement, useId, useState } from 'react';
+import { type CSSProperties, type ReactElement, useEffect, useId, useState } from 'react';
 import { Icon } from '../chat/icons.js';
 import { cx } from './cx.js';
 import { lazyParts } from './lazy-part.js';
@@ -83,6 +83,15 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
   const popoverId = `ms-details-${id.replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const anchor = `--${popoverId}`;
   const preload = () => void details.preload().catch(() => {});
+  // Once an answer shows its details button, the content's chunk comes in idle time, so a
+  // first open seldom sees the placeholder (pointing at the button asks for it at once).
+  useEffect(() => {
+    if (details.loaded() || typeof requestIdleCallback !== 'function') return;
+    const idle = requestIdleCallback(() => void details.preload().catch(() => {}), {
+      timeout: 5000,
+    });
+    return () => cancelIdleCallback(idle);
+  }, []);
   return (
     <span className={cx('ms-details', className)}>
       <button

@@ -149,7 +149,8 @@ describe('<ChatStream/> in Chromium', () => {
     await user.click(screen.getByRole('button', { name: 'Stream details' }));
     const panel = await screen.findByRole('dialog', { name: 'Stream details' });
     expect(panel.matches(':popover-open')).toBe(true);
-    expect(panel.textContent).toMatch(/Time to first token/);
+    // Its content's chunk may still be on its way on a cold page.
+    await waitFor(() => expect(panel.textContent).toMatch(/Time to first token/));
     // A real key press (CDP): light dismiss ignores synthetic events.
     await keys.keyboard('{Escape}');
     await waitFor(() => expect(panel.matches(':popover-open')).toBe(false));
