@@ -53,8 +53,10 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
     });
 }
 
-// `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, memory, size) runs only
-// those sections and prints their tables, writing nothing: for a look while working.
+// `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, conversations, heavy,
+// memory, size) runs only those sections and prints their tables, writing nothing: for a look
+// while working. `BENCH_KEEP_TRACE=/tmp/trace` also keeps each Chromium run's trace
+// (/tmp/trace-1.json, …) for DevTools' Performance panel.
 const only = process.env.BENCH_ONLY?.split(',');
 if (only !== undefined) {
   if (only.includes('partial-json')) {

@@ -47,11 +47,15 @@ export interface ComposerProps {
   readonly attachments?: AttachmentsController;
 }
 
-/** The browser sizes a textarea to its content from CSS (content.css: `field-sizing`). */
-const sizesItself = (): boolean =>
-  typeof CSS !== 'undefined' &&
-  typeof CSS.supports === 'function' &&
-  CSS.supports('field-sizing', 'content');
+let sizing: boolean | undefined;
+/** The browser sizes a textarea to its content from CSS (styles.css: `field-sizing`); asked once. */
+const sizesItself = (): boolean => {
+  sizing ??=
+    typeof CSS !== 'undefined' &&
+    typeof CSS.supports === 'function' &&
+    CSS.supports('field-sizing', 'content');
+  return sizing;
+};
 
 /**
  * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),

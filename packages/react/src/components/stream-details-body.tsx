@@ -13,6 +13,9 @@ const download = ({ name, text }: StreamDownload) => {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 };
 
+/** A value as the API wrote it (a stop reason, a model, an id). */
+const literal = (value: string): ReactNode => <code className="ms-details__code">{value}</code>;
+
 /** What the stream details popover shows, once opened (see `StreamDetails`). */
 export function StreamDetailsBody({
   stream,
@@ -42,30 +45,9 @@ export function StreamDetailsBody({
     figures.tokensPerSecond === undefined ? '—' : decimal.format(figures.tokensPerSecond),
   ]);
   const stopReason = stream.message?.stop_reason;
-  rows.push([
-    'Stop reason',
-    stopReason ? (
-      <code key="s" className="ms-details__code">
-        {stopReason}
-      </code>
-    ) : (
-      stream.status
-    ),
-  ]);
-  if (stream.message?.model)
-    rows.push([
-      'Model',
-      <code key="m" className="ms-details__code">
-        {stream.message.model}
-      </code>,
-    ]);
-  if (stream.message?.id)
-    rows.push([
-      'Message id',
-      <code key="i" className="ms-details__code">
-        {stream.message.id}
-      </code>,
-    ]);
+  rows.push(['Stop reason', stopReason ? literal(stopReason) : stream.status]);
+  if (stream.message?.model) rows.push(['Model', literal(stream.message.model)]);
+  if (stream.message?.id) rows.push(['Message id', literal(stream.message.id)]);
   if (stream.attempts && stream.attempts.length > 1) {
     rows.push(['Requests', format.format(stream.attempts.length)]);
   }

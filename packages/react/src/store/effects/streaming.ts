@@ -24,11 +24,12 @@ export async function streamInto(
   const controller = ctx.flight.begin();
   const options = ctx.options();
   let latest: StreamState | null = null;
+  let firstContentAt = ctx.firstContent.get(id);
   const scheduler = createScheduler(options.batch ?? 'frame', () => {
     if (latest === null) return;
     const stream = view(latest);
     latest = null;
-    ctx.dispatch({ type: 'stream-updated', id, stream, firstContentAt: ctx.firstContent.get(id) });
+    ctx.dispatch({ type: 'stream-updated', id, stream, firstContentAt });
   });
   const {
     onToolCall: _t,
@@ -45,8 +46,9 @@ export async function streamInto(
       signal: controller.signal,
       onState: (state) => {
         // Timed as the event is read: a frame later would add the wait for the frame.
-        if (!ctx.firstContent.has(id) && (state.message?.content.length ?? 0) > 0) {
-          ctx.firstContent.set(id, Date.now());
+        if (firstContentAt === undefined && (state.message?.content.length ?? 0) > 0) {
+          firstContentAt = Date.now();
+          ctx.firstContent.set(id, firstContentAt);
         }
         latest = state;
         scheduler.request();
