@@ -47,15 +47,11 @@ export interface ComposerProps {
   readonly attachments?: AttachmentsController;
 }
 
-let sizing: boolean | undefined;
-/** The browser sizes a textarea to its content from CSS (styles.css: `field-sizing`); asked once. */
-const sizesItself = (): boolean => {
-  sizing ??=
-    typeof CSS !== 'undefined' &&
-    typeof CSS.supports === 'function' &&
-    CSS.supports('field-sizing', 'content');
-  return sizing;
-};
+/** The browser sizes a textarea to its content from CSS (styles.css: `field-sizing`). */
+const sizesItself = (): boolean =>
+  typeof CSS !== 'undefined' &&
+  typeof CSS.supports === 'function' &&
+  CSS.supports('field-sizing', 'content');
 
 /**
  * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
