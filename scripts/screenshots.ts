@@ -142,7 +142,7 @@ const STORIES: readonly string[] = [
   'components-toolcallcard--awaiting-approval',
   'components-citationlist--answer-with-markers',
   'conversation-branchpicker--three-versions',
-  'conversation-threadlist--several-threads',
+  'conversation-threadlist--by-date',
   'conversation-attachmentlist--in-composer',
 ];
 

@@ -4,7 +4,10 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { type ReactElement, useState } from 'react';
 import { expect, userEvent, waitFor } from 'storybook/test';
 
-function Threads({ titles }: { titles: string[] }): ReactElement {
+const DAY = 24 * 60 * 60 * 1000;
+
+/** `daysAgo[i]`: how long ago `titles[i]` was last active (the list files it by that). */
+function Threads({ titles, daysAgo }: { titles: string[]; daysAgo?: number[] }): ReactElement {
   const [store] = useState<ThreadStore>(() => {
     const threads = createThreadStore({
       chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
@@ -12,6 +15,16 @@ function Threads({ titles }: { titles: string[] }): ReactElement {
     for (const title of titles) {
       const id = threads.getState().newThread();
       threads.getState().renameThread(id, title);
+    }
+    if (daysAgo) {
+      const now = Date.now();
+      // Newest first, as the store keeps them: titles[0] is the last one made.
+      threads.setState((state) => ({
+        threads: state.threads.map((thread, i) => ({
+          ...thread,
+          updatedAt: now - (daysAgo[titles.length - 1 - i] ?? 0) * DAY,
+        })),
+      }));
     }
     return threads;
   });
@@ -35,6 +48,28 @@ export const SeveralThreads: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Rename Trip to Lisbon' }));
     await userEvent.keyboard('{Control>}a{/Control}Lisbon, May{Enter}');
     await waitFor(() => expect(canvas.getByRole('button', { name: 'Lisbon, May' })).toBeVisible());
+  },
+};
+
+/** A month of threads under date headings, as a sidebar shows them. */
+export const ByDate: Story = {
+  args: {
+    titles: [
+      'Kafka retention settings',
+      'Trip to Lisbon',
+      'Quarterly numbers',
+      'Birthday ideas',
+      'Refactor the billing job',
+      'Flaky login test',
+    ],
+    daysAgo: [90, 40, 12, 4, 1, 0],
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('list', { name: 'Today' })).toBeVisible();
+    await expect(canvas.getByRole('list', { name: 'Yesterday' })).toBeVisible();
+    await expect(canvas.getByRole('list', { name: 'Previous 7 days' })).toBeVisible();
+    await expect(canvas.getByRole('list', { name: 'Previous 30 days' })).toBeVisible();
+    await expect(canvas.getAllByRole('list')).toHaveLength(6);
   },
 };
 

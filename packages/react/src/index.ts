@@ -100,7 +100,7 @@ export {
   ThinkingBlockView,
   type ThinkingBlockViewProps,
 } from './components/thinking-block-view.js';
-export { ThreadList, type ThreadListProps } from './components/thread-list.js';
+export { type RecentSection, ThreadList, type ThreadListProps } from './components/thread-list.js';
 export { ToolCallCard, type ToolCallCardProps } from './components/tool-call-card.js';
 export { resultText, ToolResult, type ToolResultProps } from './components/tool-result.js';
 // Helpers the parts use, for custom parts.

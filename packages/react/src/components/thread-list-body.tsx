@@ -1,20 +1,152 @@
-import { type FormEvent, type ReactElement, useEffect, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type ReactElement,
+  type ReactNode,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { Icon } from '../chat/icons.js';
 import { useThreadStore } from '../hooks/use-thread-store.js';
 import type { ThreadSummary } from '../store/create-thread-store.js';
 import { cx } from './cx.js';
-import type { ThreadListProps } from './thread-list.js';
+import type { RecentSection, ThreadListProps } from './thread-list.js';
+
+const RECENT_LABELS: Readonly<Record<RecentSection, string>> = {
+  today: 'Today',
+  yesterday: 'Yesterday',
+  week: 'Previous 7 days',
+  month: 'Previous 30 days',
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A run of threads under one heading; the list is newest first, so each run is too. */
+export interface ThreadSection {
+  readonly key: string;
+  readonly label: string;
+  readonly threads: readonly ThreadSummary[];
+}
+
+/**
+ * `threads` (newest first) under date headings, by the local calendar: since midnight today,
+ * yesterday, the 7 and 30 days before today, then by month. Empty headings are left out.
+ */
+export function threadSections(
+  threads: readonly ThreadSummary[],
+  now: number,
+  labels: Partial<Readonly<Record<RecentSection, string>>> = {},
+): ThreadSection[] {
+  const today = new Date(now);
+  today.setHours(0, 0, 0, 0);
+  const midnight = today.getTime();
+  const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
+  const sections: { key: string; label: string; threads: ThreadSummary[] }[] = [];
+  for (const thread of threads) {
+    const at = thread.updatedAt;
+    let key: string;
+    let label: string;
+    const recent: RecentSection | null =
+      at >= midnight
+        ? 'today'
+        : at >= midnight - DAY_MS
+          ? 'yesterday'
+          : at >= midnight - 7 * DAY_MS
+            ? 'week'
+            : at >= midnight - 30 * DAY_MS
+              ? 'month'
+              : null;
+    if (recent !== null) {
+      key = recent;
+      label = labels[recent] ?? RECENT_LABELS[recent];
+    } else {
+      const date = new Date(at);
+      key = `${date.getFullYear()}-${date.getMonth()}`;
+      label = monthFormat.format(date);
+    }
+    const last = sections.at(-1);
+    if (last?.key === key) last.threads.push(thread);
+    else sections.push({ key, label, threads: [thread] });
+  }
+  return sections;
+}
 
 /** What `ThreadList` draws once its code has loaded (see there). */
 export function ThreadListBody({
   store,
   label = 'Conversations',
   newLabel = 'New conversation',
+  groupByDate = true,
+  sectionLabels,
   className,
 }: ThreadListProps): ReactElement {
   const threads = useThreadStore(store, (state) => state.threads);
   const activeId = useThreadStore(store, (state) => state.activeId);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const id = useId();
+  const row = (thread: ThreadSummary): ReactElement => (
+    <li key={thread.id} className={cx('ms-thread', thread.id === activeId && 'ms-thread--active')}>
+      {renaming === thread.id ? (
+        <RenameField
+          thread={thread}
+          onDone={(title) => {
+            if (title !== null) store.getState().renameThread(thread.id, title);
+            setRenaming(null);
+          }}
+        />
+      ) : (
+        <>
+          <button
+            type="button"
+            className="ms-thread__open"
+            aria-current={thread.id === activeId ? 'page' : undefined}
+            onClick={() => store.getState().switchThread(thread.id)}
+          >
+            {thread.title}
+          </button>
+          {/* Icons, shown on hover and focus where there is hover: the title keeps the row. */}
+          <span className="ms-thread__actions">
+            <button
+              type="button"
+              className="ms-thread__action"
+              aria-label={`Rename ${thread.title}`}
+              title="Rename"
+              onClick={() => setRenaming(thread.id)}
+            >
+              <Icon name="edit" />
+            </button>
+            <button
+              type="button"
+              className="ms-thread__action"
+              aria-label={`Delete ${thread.title}`}
+              title="Delete"
+              onClick={() => store.getState().deleteThread(thread.id)}
+            >
+              <Icon name="trash" />
+            </button>
+          </span>
+        </>
+      )}
+    </li>
+  );
+  let lists: ReactNode;
+  if (groupByDate) {
+    // Read when the list renders (a thread's activity re-renders it): headings move on at
+    // midnight with the next change, not on a timer.
+    lists = threadSections(threads, Date.now(), sectionLabels).map((section) => (
+      <div key={section.key} className="ms-threads__section">
+        <p id={`${id}-${section.key}`} className="ms-threads__heading">
+          {section.label}
+        </p>
+        <ul className="ms-threads__list" aria-labelledby={`${id}-${section.key}`}>
+          {section.threads.map(row)}
+        </ul>
+      </div>
+    ));
+  } else {
+    lists = <ul className="ms-threads__list">{threads.map(row)}</ul>;
+  }
   return (
     <nav className={cx('ms-threads', className)} aria-label={label}>
       <button
@@ -24,56 +156,7 @@ export function ThreadListBody({
       >
         {newLabel}
       </button>
-      <ul className="ms-threads__list">
-        {threads.map((thread) => (
-          <li
-            key={thread.id}
-            className={cx('ms-thread', thread.id === activeId && 'ms-thread--active')}
-          >
-            {renaming === thread.id ? (
-              <RenameField
-                thread={thread}
-                onDone={(title) => {
-                  if (title !== null) store.getState().renameThread(thread.id, title);
-                  setRenaming(null);
-                }}
-              />
-            ) : (
-              <>
-                <button
-                  type="button"
-                  className="ms-thread__open"
-                  aria-current={thread.id === activeId ? 'page' : undefined}
-                  onClick={() => store.getState().switchThread(thread.id)}
-                >
-                  {thread.title}
-                </button>
-                {/* Icons, shown on hover and focus where there is hover: the title keeps the row. */}
-                <span className="ms-thread__actions">
-                  <button
-                    type="button"
-                    className="ms-thread__action"
-                    aria-label={`Rename ${thread.title}`}
-                    title="Rename"
-                    onClick={() => setRenaming(thread.id)}
-                  >
-                    <Icon name="edit" />
-                  </button>
-                  <button
-                    type="button"
-                    className="ms-thread__action"
-                    aria-label={`Delete ${thread.title}`}
-                    title="Delete"
-                    onClick={() => store.getState().deleteThread(thread.id)}
-                  >
-                    <Icon name="trash" />
-                  </button>
-                </span>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
+      {lists}
     </nav>
   );
 }

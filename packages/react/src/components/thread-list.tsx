@@ -10,9 +10,20 @@ export interface ThreadListProps {
   label?: string;
   /** The new-thread button's text. Default "New conversation". */
   newLabel?: string;
+  /**
+   * Sort the list under date headings by last activity: Today, Yesterday, Previous 7 days,
+   * Previous 30 days, then one per month ("October 2026", in the reader's locale). Default
+   * true; `false` is one flat list.
+   */
+  groupByDate?: boolean;
+  /** The relative headings' text, for another language. The month headings use `Intl`. */
+  sectionLabels?: Partial<Readonly<Record<RecentSection, string>>>;
   /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
+
+/** The date headings measured back from today (older threads go under their month). */
+export type RecentSection = 'today' | 'yesterday' | 'week' | 'month';
 
 /**
  * The threads, most recently active first: a button to start a new one, and per thread a

@@ -42,3 +42,78 @@ describe('ThreadList', () => {
     expect(screen.getByRole('button', { current: 'page' }).textContent).toBe('New conversation');
   });
 });
+
+describe('ThreadList date headings', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('puts threads under Today, Yesterday, the previous 7 and 30 days, then their month', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    const now = new Date(2026, 11, 1, 15, 0).getTime();
+    const midnight = new Date(2026, 11, 1).getTime();
+    const at = [
+      now - 60_000,
+      midnight + 1,
+      midnight - 1,
+      midnight - 3 * DAY,
+      midnight - 20 * DAY,
+      new Date(2026, 8, 14).getTime(),
+      new Date(2026, 8, 2).getTime(),
+      new Date(2025, 11, 30).getTime(),
+    ];
+    act(() => {
+      for (let i = at.length - 1; i >= 0; i--) {
+        const id = threads.getState().newThread();
+        threads.getState().renameThread(id, `Thread ${i}`);
+      }
+      // The activity times the list sorts and files by, as a restored list would have them.
+      threads.setState((state) => ({
+        threads: state.threads.map((thread, i) => ({ ...thread, updatedAt: at[i] as number })),
+      }));
+    });
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      render(<ThreadList store={threads} />);
+      const nav = screen.getByRole('navigation', { name: 'Conversations' });
+      await screen.findAllByRole('listitem');
+      const month = (date: Date) =>
+        new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' }).format(date);
+      const sections = within(nav)
+        .getAllByRole('list')
+        .map((list) => [
+          list.getAttribute('aria-labelledby') &&
+            document.getElementById(list.getAttribute('aria-labelledby') as string)?.textContent,
+          within(list)
+            .getAllByRole('listitem')
+            .map((item) => item.querySelector('.ms-thread__open')?.textContent),
+        ]);
+      expect(sections).toEqual([
+        ['Today', ['Thread 0', 'Thread 1']],
+        ['Yesterday', ['Thread 2']],
+        ['Previous 7 days', ['Thread 3']],
+        ['Previous 30 days', ['Thread 4']],
+        [month(new Date(2026, 8, 1)), ['Thread 5', 'Thread 6']],
+        [month(new Date(2025, 11, 1)), ['Thread 7']],
+      ]);
+      // Each list is named by its heading, for screen readers' list navigation.
+      expect(within(nav).getByRole('list', { name: 'Yesterday' })).toBeDefined();
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('takes other words for the relative headings, or none at all', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    act(() => {
+      threads.getState().newThread();
+    });
+    const { rerender } = render(
+      <ThreadList store={threads} sectionLabels={{ today: "Aujourd'hui" }} />,
+    );
+    expect(await screen.findByRole('list', { name: "Aujourd'hui" })).toBeDefined();
+    rerender(<ThreadList store={threads} groupByDate={false} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    expect(within(nav).getAllByRole('list')).toHaveLength(1);
+    expect(nav.querySelector('.ms-threads__heading')).toBeNull();
+  });
+});
