@@ -156,7 +156,7 @@ export function App({
               aria-controls="demo-settings"
               onClick={() => setSettingsOpen((open) => !open)}
             >
-              Scenario
+              Menu
             </button>
           )}
         </div>
@@ -165,62 +165,67 @@ export function App({
         {live ? null : (
           <aside id="demo-settings" className="demo__settings" hidden={!settingsOpen}>
             <ThreadList store={threads} className="demo__threads" />
-            <fieldset className="demo__scenario">
-              <legend>Scenario</legend>
-              <label className="demo__field">
-                <span>Fixture</span>
-                <select
-                  value={scenario.fixture}
-                  onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
-                >
-                  <option value={AUTO}>Auto: fits the prompt</option>
-                  {fixtures.map((f) => (
-                    <option key={f.name} value={f.name} title={f.description}>
-                      {f.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {described ? <p className="demo__hint">{described}</p> : null}
-              <label className="demo__field">
-                <span>Fault</span>
-                <select
-                  value={scenario.fault}
-                  onChange={(e) =>
-                    setScenario({ ...scenario, fault: e.target.value as FaultLabel })
-                  }
-                >
-                  {Object.keys(FAULTS).map((label) => (
-                    <option key={label} value={label}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="demo__field">
-                <span>Speed</span>
-                <select
-                  value={scenario.speed}
-                  onChange={(e) => setScenario({ ...scenario, speed: e.target.value as Speed })}
-                >
-                  <option value="fast">fast</option>
-                  <option value="realistic">realistic</option>
-                  <option value="slow">slow</option>
-                </select>
-              </label>
-            </fieldset>
-            <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--panel" />
-            <p className="demo__note">
-              Answers come from recorded streams of the Messages API, replayed by a service worker:
-              no key, no network. The details button under each answer offers its raw stream as an
-              .sse file.
-            </p>
-            <p className="demo__note">
-              Conversations are kept in this browser (IndexedDB): reload and they are back, with
-              every version of an edited message, the files attached, a tool call waiting for
-              approval, and an answer cut off by the reload, ready to resume. Delete a conversation
-              to remove what was saved of it.
-            </p>
+            <div className="demo__panel-foot">
+              <fieldset className="demo__scenario">
+                <legend>Scenario</legend>
+                <label className="demo__field">
+                  <span>Fixture</span>
+                  <select
+                    value={scenario.fixture}
+                    onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
+                  >
+                    <option value={AUTO}>Auto: fits the prompt</option>
+                    {fixtures.map((f) => (
+                      <option key={f.name} value={f.name} title={f.description}>
+                        {f.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                {described ? <p className="demo__hint">{described}</p> : null}
+                <label className="demo__field">
+                  <span>Fault</span>
+                  <select
+                    value={scenario.fault}
+                    onChange={(e) =>
+                      setScenario({ ...scenario, fault: e.target.value as FaultLabel })
+                    }
+                  >
+                    {Object.keys(FAULTS).map((label) => (
+                      <option key={label} value={label}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="demo__field">
+                  <span>Speed</span>
+                  <select
+                    value={scenario.speed}
+                    onChange={(e) => setScenario({ ...scenario, speed: e.target.value as Speed })}
+                  >
+                    <option value="fast">fast</option>
+                    <option value="realistic">realistic</option>
+                    <option value="slow">slow</option>
+                  </select>
+                </label>
+              </fieldset>
+              <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--panel" />
+              <details className="demo__about">
+                <summary>About this demo</summary>
+                <p className="demo__note">
+                  Answers come from recorded streams of the Messages API, replayed by a service
+                  worker: no key, no network. The details button under each answer offers its raw
+                  stream as an .sse file.
+                </p>
+                <p className="demo__note">
+                  Conversations are kept in this browser (IndexedDB): reload and they are back, with
+                  every version of an edited message, the files attached, a tool call waiting for
+                  approval, and an answer cut off by the reload, ready to resume. Delete a
+                  conversation to remove what was saved of it.
+                </p>
+              </details>
+            </div>
           </aside>
         )}
         <main className="demo__chat">
