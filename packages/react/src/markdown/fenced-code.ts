@@ -70,8 +70,9 @@ function readFence(text: string, open: boolean): FencedCode | null {
     if (newline === -1) break;
     lineStart = newline + 1;
   }
-  // Not closed in a finished text: markdown runs it to the end; left to the parser.
-  return null;
+  // Not closed in a finished text (an answer stopped inside it): markdown runs it to the end
+  // of the document, and so does this, so stopping keeps the block's element and colours.
+  return { code: withoutFinalNewline(text.slice(bodyStart)), language };
 }
 
 function withoutFinalNewline(body: string): string {

@@ -62,6 +62,15 @@ describe('fenced code chunks', () => {
     }
   });
 
+  it('render what the parser renders for a finished text cut anywhere (an answer stopped mid-fence)', () => {
+    for (const text of [...FENCES, '```ts\nnever closed\n', '```py\nx = 1\n``', '```\na\n\n\n']) {
+      for (let end = 1; end <= text.length; end++) {
+        const prefix = text.slice(0, end);
+        expect(fast(prefix, false), JSON.stringify(prefix)).toBe(parsed(prefix, false));
+      }
+    }
+  });
+
   it('leave to the parser what it could read differently', () => {
     const chunk = (text: string) => splitMarkdown(text).chunks[0];
     for (const text of [
@@ -69,7 +78,6 @@ describe('fenced code chunks', () => {
       '```t\\s\nescaped info\n```\n',
       '```ts\r\nx\r\n```\r\n',
       '```ts\nx\n```\nmore text\n',
-      '```ts\nnever closed\n',
     ]) {
       const first = chunk(text);
       expect(first && fencedCode(first, null), text).toBeNull();
@@ -94,5 +102,23 @@ describe('fenced code chunks', () => {
       expect(container.querySelector('.ms-code')).toBe(block);
     }
     expect(container.querySelector('code')?.textContent).toBe('const a = 1;\nconst b = 2;\n');
+  });
+
+  it('keeps the code block element when the answer is stopped inside the fence', () => {
+    const text = '```ts\nconst a = 1;\nconst b';
+    const { container, rerender } = render(
+      <CodeOptionsContext.Provider value={PLAIN}>
+        <StreamingMarkdown text={text} streaming />
+      </CodeOptionsContext.Provider>,
+    );
+    const block = container.querySelector('.ms-code');
+    expect(block).not.toBeNull();
+    rerender(
+      <CodeOptionsContext.Provider value={PLAIN}>
+        <StreamingMarkdown text={text} streaming={false} />
+      </CodeOptionsContext.Provider>,
+    );
+    expect(container.querySelector('.ms-code')).toBe(block);
+    expect(container.querySelector('code')?.textContent).toBe('const a = 1;\nconst b\n');
   });
 });
