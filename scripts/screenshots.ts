@@ -52,7 +52,7 @@ const SHOTS: readonly Shot[] = [
   {
     name: 'tool-call',
     query: { fixture: 'spec-tool-use', speed: 'fast' },
-    prompt: 'What is the weather in Paris?',
+    prompt: 'What is the weather in San Francisco?',
     until: ['complete'],
   },
   {
@@ -100,7 +100,7 @@ const SHOTS: readonly Shot[] = [
   {
     name: 'auto-fixture-weather',
     query: { speed: 'fast' },
-    prompt: 'What is the weather in Paris?',
+    prompt: 'What is the weather in San Francisco?',
     until: ['complete'],
   },
   {

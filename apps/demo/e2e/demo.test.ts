@@ -180,7 +180,7 @@ describe('the built demo', () => {
   it('asks before it runs the weather tool, and answers with its result once approved', async () => {
     const { page } = demo;
     await pickScenario(page, { fixture: 'spec-tool-use', speed: 'fast' });
-    await send(page, 'What is the weather in Paris?');
+    await send(page, 'What is the weather in San Francisco?');
     const approve = page.getByRole('button', { name: 'Approve' });
     await approve.waitFor({ state: 'visible', timeout: 20_000 });
     await approve.click();

@@ -176,7 +176,7 @@ describe('the demo after a page reload', () => {
 
   it('keeps a tool call waiting for approval, and runs it when approved after the reload', async () => {
     const page = await open('fixture=spec-tool-use&speed=fast');
-    await send(page, 'What is the weather in Paris?');
+    await send(page, 'What is the weather in San Francisco?');
     await button(page, 'Approve').waitFor();
     await saved(page, (turns) =>
       turns.some((turn) =>

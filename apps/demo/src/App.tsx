@@ -19,7 +19,7 @@ type Theme = 'system' | 'light' | 'dark';
 /** Each one fits a recorded answer: the mock picks the fixture from the prompt's words. */
 const SUGGESTIONS = [
   'Explain the difference between let and const',
-  'What is the weather in Paris?',
+  'What is the weather in San Francisco?',
   'Summarize the French Revolution',
   'Search the web for today’s news',
   'Write a thorough guide to streaming UIs',
