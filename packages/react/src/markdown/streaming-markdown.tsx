@@ -1,4 +1,14 @@
-import { Fragment, memo, type ReactElement, useContext, useId } from 'react';
+import {
+  Fragment,
+  memo,
+  type ReactElement,
+  useContext,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+} from 'react';
 import { CodeBlock } from '../components/code-block.js';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { CodeOptionsContext } from './code-options.js';
@@ -20,6 +30,14 @@ export interface StreamingMarkdownProps {
 }
 
 /**
+ * New blocks rendered per frame while an answer grows. Each is a markdown parse of a few
+ * milliseconds; when text arrives faster than frames (a fast network, a tab brought back to
+ * the front), the blocks that came in one frame are shown over the next few instead of in one
+ * long task. The first render shows everything (a thread shown again mid-answer).
+ */
+const NEW_CHUNKS_PER_FRAME = 2;
+
+/**
  * Markdown rendered per top-level block: each chunk is its own memoized child keyed by its
  * start offset, so a delta re-renders the last chunk and nothing before it.
  */
@@ -32,6 +50,23 @@ export function StreamingMarkdown({
   const id = useId().replace(/[^\w-]/g, '');
   const [pending, pendingRef] = useDeferredMarkdown(!streaming);
   const { chunks, openFence } = useMarkdownSplit(text);
+  // How many chunks the last commit showed; null before the first.
+  const shown = useRef<number | null>(null);
+  const [, nextFrame] = useReducer((n: number) => n + 1, 0);
+  const previous = shown.current;
+  const count =
+    streaming && previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
+      ? previous + NEW_CHUNKS_PER_FRAME
+      : chunks.length;
+  useLayoutEffect(() => {
+    shown.current = count;
+  });
+  const behind = count < chunks.length;
+  useEffect(() => {
+    if (!behind) return;
+    const frame = requestAnimationFrame(nextFrame);
+    return () => cancelAnimationFrame(frame);
+  });
   if (pending) {
     // Restored in bulk: the words now, the formatting once it is near the viewport or idle.
     return (
@@ -47,7 +82,7 @@ export function StreamingMarkdown({
   const last = chunks.length - 1;
   return (
     <div className="ms-markdown">
-      {chunks.map((chunk, i) => {
+      {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {
         // A chunk of nothing but definitions renders nothing of its own.
         if (chunk.definitionsOnly) return null;
         const fence = fencedCode(chunk, streaming && i === last ? openFence : null);

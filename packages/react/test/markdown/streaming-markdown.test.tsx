@@ -1,0 +1,43 @@
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
+
+afterEach(cleanup);
+
+const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i + 1}.`);
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+describe('StreamingMarkdown while the answer grows', () => {
+  it('shows at most two new blocks a frame when many arrive at once, then catches up', async () => {
+    const parsed: number[] = [];
+    const onChunkRender = (start: number) => parsed.push(start);
+    const first = `${paragraphs(1).join('\n\n')}\n\n`;
+    const { container, rerender } = render(
+      <StreamingMarkdown text={first} streaming onChunkRender={onChunkRender} />,
+    );
+    const shown = () => [...container.querySelectorAll('p')].map((p) => p.textContent);
+    expect(shown()).toEqual(['Paragraph 1.']);
+
+    // Six blocks in one update, as a burst of deltas between two frames brings them.
+    const burst = `${paragraphs(7).join('\n\n')}\n\n`;
+    parsed.length = 0;
+    rerender(<StreamingMarkdown text={burst} streaming onChunkRender={onChunkRender} />);
+    expect(shown()).toEqual(['Paragraph 1.', 'Paragraph 2.', 'Paragraph 3.']);
+    // Only the two new blocks were parsed in that commit.
+    expect(new Set(parsed).size).toBe(2);
+
+    for (let i = 0; i < 4; i++) await act(frame);
+    expect(shown()).toEqual(paragraphs(7));
+  });
+
+  it('shows everything at once on its first render and when the answer ends', () => {
+    const text = paragraphs(9).join('\n\n');
+    const { container, rerender } = render(<StreamingMarkdown text={text} streaming />);
+    expect(container.querySelectorAll('p')).toHaveLength(9);
+    const more = paragraphs(15).join('\n\n');
+    rerender(<StreamingMarkdown text={more} streaming />);
+    expect(container.querySelectorAll('p').length).toBeLessThan(15);
+    rerender(<StreamingMarkdown text={more} streaming={false} />);
+    expect(container.querySelectorAll('p')).toHaveLength(15);
+  });
+});
