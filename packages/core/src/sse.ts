@@ -35,37 +35,37 @@ export const splitSseLines = (text: string): string[] => text.split(SSE_LINE_END
 export class EventStreamDecoder {
   // `ignoreBOM: true` keeps a BOM in the decoded text so that one rule strips it for byte
   // and string chunks alike (a stream may mix both).
-  private decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** True once a byte chunk went through `decoder`, which may then hold a partial character. */
-  private bytesPending = false;
+  #bytesPending = false;
   /** True until the first non-empty text arrived: only there may a BOM be dropped. */
-  private atStart = true;
+  #atStart = true;
   /** The previous text ended in CR: an LF opening the next one belongs to that line end. */
-  private skipLF = false;
+  #skipLF = false;
   /** The start of a line whose end has not arrived yet. */
-  private tail = '';
-  private eventName: string | null = null;
-  private data = '';
+  #tail = '';
+  #eventName: string | null = null;
+  #data = '';
   /** Whether any `data` line arrived: `data:` with an empty value still dispatches. */
-  private hasData = false;
+  #hasData = false;
 
   /** Feed a chunk; returns the events completed by it (possibly none). */
   push(chunk: Uint8Array | string): StreamEvent[] {
     const out: StreamEvent[] = [];
     let text: string;
     if (typeof chunk === 'string') {
-      if (this.bytesPending) {
+      if (this.#bytesPending) {
         // Bytes left hanging mid-character cannot be completed by a string: flush them.
-        this.bytesPending = false;
-        text = this.decoder.decode() + chunk;
+        this.#bytesPending = false;
+        text = this.#decoder.decode() + chunk;
       } else {
         text = chunk;
       }
     } else {
-      this.bytesPending = true;
-      text = this.decoder.decode(chunk, STREAM_OPTIONS);
+      this.#bytesPending = true;
+      text = this.#decoder.decode(chunk, STREAM_OPTIONS);
     }
-    if (text.length > 0) this.feed(text, out);
+    if (text.length > 0) this.#feed(text, out);
     return out;
   }
 
@@ -79,35 +79,35 @@ export class EventStreamDecoder {
    */
   end(): StreamEvent[] {
     const out: StreamEvent[] = [];
-    if (this.bytesPending) {
-      this.bytesPending = false;
-      const rest = this.decoder.decode();
-      if (rest.length > 0) this.feed(rest, out);
+    if (this.#bytesPending) {
+      this.#bytesPending = false;
+      const rest = this.#decoder.decode();
+      if (rest.length > 0) this.#feed(rest, out);
     }
-    if (this.tail.length > 0) {
-      const line = this.tail;
-      this.tail = '';
-      this.line(line, 0, line.length, out);
+    if (this.#tail.length > 0) {
+      const line = this.#tail;
+      this.#tail = '';
+      this.#line(line, 0, line.length, out);
     }
-    if (this.hasData) {
-      out.push(asLastEvent(toStreamEvent(this.eventName, this.data)));
+    if (this.#hasData) {
+      out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
-    this.atStart = true;
-    this.skipLF = false;
-    this.eventName = null;
-    this.data = '';
-    this.hasData = false;
+    this.#atStart = true;
+    this.#skipLF = false;
+    this.#eventName = null;
+    this.#data = '';
+    this.#hasData = false;
     return out;
   }
 
-  private feed(text: string, out: StreamEvent[]): void {
+  #feed(text: string, out: StreamEvent[]): void {
     const len = text.length;
     let pos = 0;
-    if (this.atStart) {
-      this.atStart = false;
+    if (this.#atStart) {
+      this.#atStart = false;
       if (text.charCodeAt(0) === BOM) pos = 1;
-    } else if (this.skipLF) {
-      this.skipLF = false;
+    } else if (this.#skipLF) {
+      this.#skipLF = false;
       if (text.charCodeAt(0) === LF) pos = 1;
     }
     // Next LF and CR at or after `pos` (len = none left). Each is searched again only
@@ -134,35 +134,35 @@ export class EventStreamDecoder {
           next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
         } else {
           next = len;
-          this.skipLF = true;
+          this.#skipLF = true;
         }
       } else {
         break;
       }
-      if (this.tail.length > 0) {
-        const line = this.tail + text.slice(pos, end);
-        this.tail = '';
-        this.line(line, 0, line.length, out);
+      if (this.#tail.length > 0) {
+        const line = this.#tail + text.slice(pos, end);
+        this.#tail = '';
+        this.#line(line, 0, line.length, out);
       } else {
-        this.line(text, pos, end, out);
+        this.#line(text, pos, end, out);
       }
       pos = next;
     }
     if (pos < len) {
       const rest = pos === 0 ? text : text.slice(pos);
-      this.tail = this.tail.length > 0 ? this.tail + rest : rest;
+      this.#tail = this.#tail.length > 0 ? this.#tail + rest : rest;
     }
   }
 
   /** Interprets the line `text[start, end)`; `text[end]`, if any, is CR or LF. */
-  private line(text: string, start: number, end: number, out: StreamEvent[]): void {
+  #line(text: string, start: number, end: number, out: StreamEvent[]): void {
     if (start === end) {
-      if (this.hasData) {
-        out.push(toStreamEvent(this.eventName, this.data));
-        this.data = '';
-        this.hasData = false;
+      if (this.#hasData) {
+        out.push(toStreamEvent(this.#eventName, this.#data));
+        this.#data = '';
+        this.#hasData = false;
       }
-      this.eventName = null;
+      this.#eventName = null;
       return;
     }
     const first = text.charCodeAt(start);
@@ -176,11 +176,11 @@ export class EventStreamDecoder {
       text.charCodeAt(start + 3) === 97 /* a */ &&
       text.charCodeAt(start + 4) === COLON
     ) {
-      this.appendData(text, start + 5, end);
+      this.#appendData(text, start + 5, end);
       return;
     }
     if (first === 101 /* e */ && hasAt(text, start, 'event:')) {
-      this.setEventName(text, start + 6, end);
+      this.#setEventName(text, start + 6, end);
       return;
     }
     // General case (no colon, or a field we only need to recognise): slice the line first
@@ -189,27 +189,27 @@ export class EventStreamDecoder {
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const valueStart = colon < 0 ? line.length : colon + 1;
-    if (field === 'data') this.appendData(line, valueStart, line.length);
-    else if (field === 'event') this.setEventName(line, valueStart, line.length);
+    if (field === 'data') this.#appendData(line, valueStart, line.length);
+    else if (field === 'event') this.#setEventName(line, valueStart, line.length);
     // `id`, `retry` and unknown fields are ignored: nothing here reconnects.
   }
 
-  private appendData(text: string, valueStart: number, end: number): void {
+  #appendData(text: string, valueStart: number, end: number): void {
     let from = valueStart;
     if (from < end && text.charCodeAt(from) === SPACE) from++;
     const value = text.slice(from, end);
-    if (this.hasData) {
-      this.data = `${this.data}\n${value}`;
+    if (this.#hasData) {
+      this.#data = `${this.#data}\n${value}`;
     } else {
-      this.data = value;
-      this.hasData = true;
+      this.#data = value;
+      this.#hasData = true;
     }
   }
 
-  private setEventName(text: string, valueStart: number, end: number): void {
+  #setEventName(text: string, valueStart: number, end: number): void {
     let from = valueStart;
     if (from < end && text.charCodeAt(from) === SPACE) from++;
     // An empty name means "no name" (the spec's default type), so the JSON type decides.
-    this.eventName = from < end ? text.slice(from, end) : null;
+    this.#eventName = from < end ? text.slice(from, end) : null;
   }
 }
