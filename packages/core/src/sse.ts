@@ -11,10 +11,8 @@
 import { asLastEvent, hasAt, toStreamEvent } from './events.js';
 import type { StreamEvent } from './protocol.js';
 
-const LF = 10;
-const COLON = 58;
-const SPACE = 32;
-const BOM = 0xfeff;
+// Character codes are written as numbers, not named constants: esbuild keeps the constants
+// of a module that imports anything as variables in every bundle (see partial-json.ts).
 const STREAM_OPTIONS: TextDecodeOptions = { stream: true };
 
 /** An SSE line end: CRLF, CR or LF (the event-stream grammar's three). */
@@ -105,10 +103,10 @@ export class EventStreamDecoder {
     let pos = 0;
     if (this.#atStart) {
       this.#atStart = false;
-      if (text.charCodeAt(0) === BOM) pos = 1;
+      if (text.charCodeAt(0) === 0xfeff /* BOM */) pos = 1;
     } else if (this.#skipLF) {
       this.#skipLF = false;
-      if (text.charCodeAt(0) === LF) pos = 1;
+      if (text.charCodeAt(0) === 10 /* \n */) pos = 1;
     }
     // Next LF and CR at or after `pos` (len = none left). Each is searched again only
     // once passed, so every character is scanned at most once per terminator kind.
@@ -131,7 +129,7 @@ export class EventStreamDecoder {
       } else if (cr < len) {
         end = cr;
         if (cr + 1 < len) {
-          next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+          next = text.charCodeAt(cr + 1) === 10 /* \n */ ? cr + 2 : cr + 1;
         } else {
           next = len;
           this.#skipLF = true;
@@ -166,7 +164,7 @@ export class EventStreamDecoder {
       return;
     }
     const first = text.charCodeAt(start);
-    if (first === COLON) return;
+    if (first === 58 /* : */) return;
     // Fast paths for the two fields that matter, read in place. A match cannot run past
     // `end`: the character there is a line terminator, never ':'.
     if (
@@ -174,7 +172,7 @@ export class EventStreamDecoder {
       text.charCodeAt(start + 1) === 97 /* a */ &&
       text.charCodeAt(start + 2) === 116 /* t */ &&
       text.charCodeAt(start + 3) === 97 /* a */ &&
-      text.charCodeAt(start + 4) === COLON
+      text.charCodeAt(start + 4) === 58 /* : */
     ) {
       this.#appendData(text, start + 5, end);
       return;
@@ -196,7 +194,7 @@ export class EventStreamDecoder {
 
   #appendData(text: string, valueStart: number, end: number): void {
     let from = valueStart;
-    if (from < end && text.charCodeAt(from) === SPACE) from++;
+    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     const value = text.slice(from, end);
     if (this.#hasData) {
       this.#data = `${this.#data}\n${value}`;
@@ -208,7 +206,7 @@ export class EventStreamDecoder {
 
   #setEventName(text: string, valueStart: number, end: number): void {
     let from = valueStart;
-    if (from < end && text.charCodeAt(from) === SPACE) from++;
+    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     // An empty name means "no name" (the spec's default type), so the JSON type decides.
     this.#eventName = from < end ? text.slice(from, end) : null;
   }
