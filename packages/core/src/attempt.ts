@@ -8,6 +8,7 @@ import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './defau
 import type { EndCause } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import { canUseFetchEventSource, viaFetchEventSource } from './fetch-event-source.js';
+import { errorText } from './object.js';
 import type { StreamEvent } from './protocol.js';
 import { EventStreamDecoder } from './sse.js';
 import type { HeaderRecord, StreamMessageOptions } from './transport.js';
@@ -54,7 +55,7 @@ export async function runAttempt(
     } catch (cause) {
       // The caller's own callback failed: no request was sent, and sending it again would
       // fail the same way, so it is its own error and not retried.
-      const message = cause instanceof Error ? cause.message : String(cause);
+      const message = errorText(cause);
       return {
         kind: 'failed',
         error: createStreamError({
@@ -167,7 +168,7 @@ export class Attempt {
       };
     }
     if (this.#options.signal?.aborted) return { kind: 'aborted' };
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (!this.receivedBytes) {
       return {
         kind: 'failed',

@@ -5,5 +5,9 @@
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** What a caught value says: an Error's message, anything else as a string. */
+export const errorText = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 // Defined beside the parser, which must import nothing (see partial-json.ts).
 export { setOwn } from './partial-json.js';
