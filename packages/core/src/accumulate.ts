@@ -1,5 +1,6 @@
 import { type EventStreamBody, openChunkSource } from './body.js';
 import { type EndCause, endStream } from './end.js';
+import { errorText } from './object.js';
 import { reduceStream, reduceStreamEvents } from './reduce.js';
 import { EventStreamDecoder } from './sse.js';
 import { createStreamState, type StreamState } from './state.js';
@@ -24,7 +25,7 @@ export async function accumulate(body: EventStreamBody | null | undefined): Prom
       if (chunk === undefined) break;
     }
   } catch (error) {
-    cause = { type: 'network', message: error instanceof Error ? error.message : String(error) };
+    cause = { type: 'network', message: errorText(error) };
     // A complete last event may sit before the failure without its blank line: keep it
     // (a message_stop there makes the answer complete, not interrupted).
     for (const event of decoder.end()) state = reduceStream(state, event);

@@ -8,6 +8,7 @@ import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './defau
 import type { EndCause } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import { canUseFetchEventSource, viaFetchEventSource } from './fetch-event-source.js';
+import { errorText } from './object.js';
 import type { StreamEvent } from './protocol.js';
 import { EventStreamDecoder } from './sse.js';
 import type { HeaderRecord, StreamMessageOptions } from './transport.js';
@@ -54,7 +55,7 @@ export async function runAttempt(
     } catch (cause) {
       // The caller's own callback failed: no request was sent, and sending it again would
       // fail the same way, so it is its own error and not retried.
-      const message = cause instanceof Error ? cause.message : String(cause);
+      const message = errorText(cause);
       return {
         kind: 'failed',
         error: createStreamError({
@@ -107,20 +108,23 @@ function parses(url: string, base?: string): boolean {
 /** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
 export class Attempt {
   readonly controller = new AbortController();
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private idled = false;
-  private disposed = false;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #idled = false;
+  #disposed = false;
   /** Bytes of an accepted (2xx, event-stream) answer have arrived: no more retries. */
   receivedBytes = false;
-  private readonly unlink: () => void;
+  readonly #unlink: () => void;
   readonly fetch: typeof fetch;
   readonly url: string;
 
-  constructor(private readonly options: StreamMessageOptions) {
+  readonly #options: StreamMessageOptions;
+
+  constructor(options: StreamMessageOptions) {
+    this.#options = options;
     const outer = options.signal;
     const abort = () => this.controller.abort(outer?.reason);
     outer?.addEventListener('abort', abort, { once: true });
-    this.unlink = () => outer?.removeEventListener('abort', abort);
+    this.#unlink = () => outer?.removeEventListener('abort', abort);
     if (outer?.aborted) this.controller.abort(outer.reason);
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.url = options.endpoint ?? DEFAULT_ENDPOINT;
@@ -135,36 +139,36 @@ export class Attempt {
   /** Restarts the idle clock; called for every chunk of bytes. */
   touch(): void {
     // A body read after the attempt ended (the library drains it) must not re-arm the clock.
-    if (this.disposed) return;
-    const ms = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (this.#disposed) return;
+    const ms = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Past MAX_TIMER_MS a timer fires at once: such a timeout means "never", like Infinity.
     if (!(ms > 0) || ms > MAX_TIMER_MS) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      this.idled = true;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      this.#idled = true;
       this.controller.abort();
     }, ms);
   }
 
   dispose(): void {
-    this.disposed = true;
-    clearTimeout(this.idleTimer);
-    this.unlink();
+    this.#disposed = true;
+    clearTimeout(this.#idleTimer);
+    this.#unlink();
   }
 
   /** Turns how an attempt stopped into its end. */
   settle(error: unknown): AttemptEnd {
     // The caller stopping wins over whatever the stop interrupted (an error body being read).
-    if (this.options.signal?.aborted && !this.idled) return { kind: 'aborted' };
+    if (this.#options.signal?.aborted && !this.#idled) return { kind: 'aborted' };
     if (error instanceof ResponseError) return { kind: 'failed', error: error.error };
-    if (this.idled) {
+    if (this.#idled) {
       return {
         kind: 'stream',
-        cause: { type: 'idle_timeout', ms: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
+        cause: { type: 'idle_timeout', ms: this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
       };
     }
-    if (this.options.signal?.aborted) return { kind: 'aborted' };
-    const message = error instanceof Error ? error.message : String(error);
+    if (this.#options.signal?.aborted) return { kind: 'aborted' };
+    const message = errorText(error);
     if (!this.receivedBytes) {
       return {
         kind: 'failed',

@@ -19,52 +19,56 @@ const done = (): IteratorReturnResult<void> => ({ done: true, value: undefined }
  * `next()` made before earlier ones settle are queued, so events still come out in order.
  */
 class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
-  private readonly decoder = new EventStreamDecoder();
-  private events: StreamEvent[] = [];
-  private index = 0;
+  readonly #decoder = new EventStreamDecoder();
+  #events: StreamEvent[] = [];
+  #index = 0;
   /** The body ended or failed, or the consumer returned: read no more. */
-  private finished = false;
+  #finished = false;
   /** A read in progress; later `next()` calls wait for it. */
-  private pending: Promise<unknown> | null = null;
+  #pending: Promise<unknown> | null = null;
 
-  constructor(private readonly source: ChunkSource) {}
+  readonly #source: ChunkSource;
+
+  constructor(source: ChunkSource) {
+    this.#source = source;
+  }
 
   next(): Promise<IteratorResult<StreamEvent, void>> {
-    if (this.pending !== null) {
+    if (this.#pending !== null) {
       const next = (): Promise<IteratorResult<StreamEvent, void>> => this.next();
-      return this.pending.then(next, next);
+      return this.#pending.then(next, next);
     }
-    if (this.index < this.events.length) {
-      return Promise.resolve({ done: false, value: this.events[this.index++] as StreamEvent });
+    if (this.#index < this.#events.length) {
+      return Promise.resolve({ done: false, value: this.#events[this.#index++] as StreamEvent });
     }
-    if (this.finished) return Promise.resolve(done());
-    const filling = this.fill().finally(() => {
-      if (this.pending === filling) this.pending = null;
+    if (this.#finished) return Promise.resolve(done());
+    const filling = this.#fill().finally(() => {
+      if (this.#pending === filling) this.#pending = null;
     });
-    this.pending = filling;
+    this.#pending = filling;
     return filling;
   }
 
-  private async fill(): Promise<IteratorResult<StreamEvent, void>> {
+  async #fill(): Promise<IteratorResult<StreamEvent, void>> {
     for (;;) {
       let chunk: Uint8Array | string | undefined;
       try {
-        chunk = await this.source.read();
+        chunk = await this.#source.read();
       } catch (error) {
-        this.finished = true;
+        this.#finished = true;
         throw error;
       }
-      if (this.finished) return done(); // return() was called while reading
+      if (this.#finished) return done(); // return() was called while reading
       let events: StreamEvent[];
       if (chunk === undefined) {
-        this.finished = true;
-        events = this.decoder.end();
+        this.#finished = true;
+        events = this.#decoder.end();
       } else {
-        events = this.decoder.push(chunk);
+        events = this.#decoder.push(chunk);
       }
       if (events.length > 0) {
-        this.events = events;
-        this.index = 1;
+        this.#events = events;
+        this.#index = 1;
         return { done: false, value: events[0] as StreamEvent };
       }
       if (chunk === undefined) return done();
@@ -72,11 +76,11 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
   }
 
   async return(): Promise<IteratorResult<StreamEvent, void>> {
-    this.events = [];
-    this.index = 0;
-    if (!this.finished) {
-      this.finished = true;
-      await this.source.cancel();
+    this.#events = [];
+    this.#index = 0;
+    if (!this.#finished) {
+      this.#finished = true;
+      await this.#source.cancel();
     }
     return done();
   }

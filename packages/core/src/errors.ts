@@ -1,3 +1,5 @@
+import { isPlainObject } from './object.js';
+
 /**
  * A failure, typed so a UI can say what happened and whether trying again can help.
  *
@@ -198,9 +200,7 @@ export function errorFromResponse(status: number, headers: Headers, body: string
     parsed = undefined;
   }
   const record = (value: unknown): Record<string, unknown> | undefined =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    isPlainObject(value) ? value : undefined;
   const text = (value: unknown): string | undefined =>
     typeof value === 'string' && value !== '' ? value : undefined;
   const top = record(parsed);

@@ -3,6 +3,8 @@
  * {@link StreamEvent}. Bad input never throws: it becomes an `invalid_event` that keeps the
  * raw text, so the consumer sees what arrived instead of a crash mid-stream.
  */
+
+import { errorText } from './object.js';
 import type { InvalidEvent, MessageStreamEvent, StreamEvent } from './protocol.js';
 
 function invalid(event: string | null, data: string, reason: string): InvalidEvent {
@@ -31,7 +33,7 @@ export function toStreamEvent(eventName: string | null, data: string): StreamEve
   try {
     parsed = JSON.parse(data);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return invalid(eventName, data, `data is not valid JSON: ${message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

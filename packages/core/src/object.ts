@@ -5,19 +5,9 @@
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * `target[key] = value` as `JSON.parse` would set it: `__proto__` becomes an own data
- * property instead of calling the inherited setter (which would swap the prototype).
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
-  }
-}
+/** What a caught value says: an Error's message, anything else as a string. */
+export const errorText = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+// Defined beside the parser, which must import nothing (see partial-json.ts).
+export { setOwn } from './partial-json.js';

@@ -1,5 +1,3 @@
-import { setOwn } from './object.js';
-
 /**
  * Incremental partial-JSON parsing for streamed tool inputs.
  *
@@ -18,6 +16,11 @@ export interface JsonSyntaxError {
   /** Offset of the offending character from the start of the whole text. */
   position: number;
 }
+
+// This module imports nothing and starts with its constants, and must stay so: esbuild
+// inlines top-level constants only when they precede every other statement of a module
+// (imports included), and the parser's states spelled as names cost the reducer path about
+// 0.1 kB min+gzip. So `setOwn` lives here rather than in object.ts, which re-exports it.
 
 // Parser states. Plain numeric constants keep the hot `switch` a jump table on small ints.
 /** A value must start here: top level, after `:`, or after `,` in an array. */
@@ -53,6 +56,23 @@ const N_EXP_DIGITS = 8;
 const N_END_MASK = (1 << N_ZERO) | (1 << N_INT) | (1 << N_FRAC) | (1 << N_EXP_DIGITS);
 
 type JsonObject = Record<string, unknown>;
+
+/**
+ * `target[key] = value` as `JSON.parse` would set it: `__proto__` becomes an own data
+ * property instead of calling the inherited setter (which would swap the prototype).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
+}
 
 /**
  * One open container. The live `value` holds only completed children, so it can be
@@ -110,47 +130,47 @@ export interface PartialJsonOptions {
  * UI never renders something it later has to take back.
  */
 export class PartialJsonParser {
-  private readonly maxDepth: number;
+  readonly #maxDepth: number;
 
   constructor(options: PartialJsonOptions = {}) {
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
   }
 
-  private state = S_VALUE;
-  private total = 0;
-  private failure: JsonSyntaxError | null = null;
+  #state = S_VALUE;
+  #total = 0;
+  #failure: JsonSyntaxError | null = null;
 
-  private readonly stack: Frame[] = [];
+  readonly #stack: Frame[] = [];
   /** The innermost open container, or null at top level. */
-  private top: Frame | null = null;
-  private root: unknown = undefined;
-  private hasRoot = false;
+  #top: Frame | null = null;
+  #root: unknown = undefined;
+  #hasRoot = false;
 
   // The string (value or key) being parsed. Runs of plain characters are appended as
   // slices so V8 builds a rope instead of copying the string on every fragment.
-  private str = '';
-  private strIsKey = false;
+  #str = '';
+  #strIsKey = false;
   /**
    * A trailing high surrogate held back from `str` (or '') until the next code unit shows
    * whether it starts a pair. Kept outside `str` so that a read never has to slice (and
    * thereby flatten) a long rope: that would make every read O(length) again.
    */
-  private pendingHigh = '';
-  private unicode = 0;
-  private unicodeDigits = 0;
+  #pendingHigh = '';
+  #unicode = 0;
+  #unicodeDigits = 0;
 
-  private numText = '';
-  private numState = N_START;
+  #numText = '';
+  #numState = N_START;
   /** Length of the longest prefix of `numText` that is a complete JSON number. */
-  private numValid = 0;
+  #numValid = 0;
 
-  private literal = '';
-  private literalIndex = 0;
-  private literalValue: unknown = null;
+  #literal = '';
+  #literalIndex = 0;
+  #literalValue: unknown = null;
 
   /** Whether anything visible may have changed since the last read. */
-  private changed = false;
-  private cached: unknown = undefined;
+  #changed = false;
+  #cached: unknown = undefined;
 
   /**
    * Feed the next fragment. Never throws. After an error, further input is ignored (but
@@ -162,30 +182,30 @@ export class PartialJsonParser {
    * length however it is split.
    */
   write(fragment: string): void {
-    const base = this.total;
-    this.total += fragment.length;
-    if (this.failure !== null) return;
+    const base = this.#total;
+    this.#total += fragment.length;
+    if (this.#failure !== null) return;
     const n = fragment.length;
     let i = 0;
     while (i < n) {
-      switch (this.state) {
+      switch (this.#state) {
         case S_STRING:
-          i = this.scanString(fragment, i, base);
+          i = this.#scanString(fragment, i, base);
           break;
         case S_NUMBER:
-          i = this.scanNumber(fragment, i, base);
+          i = this.#scanNumber(fragment, i, base);
           break;
         case S_ESCAPE:
-          i = this.escape(fragment.charCodeAt(i), i, base);
+          i = this.#escape(fragment.charCodeAt(i), i, base);
           break;
         case S_UNICODE:
-          i = this.unicodeDigit(fragment.charCodeAt(i), i, base);
+          i = this.#unicodeDigit(fragment.charCodeAt(i), i, base);
           break;
         case S_LITERAL:
-          i = this.literalChar(fragment.charCodeAt(i), i, base);
+          i = this.#literalChar(fragment.charCodeAt(i), i, base);
           break;
         default:
-          i = this.structural(fragment.charCodeAt(i), i, base);
+          i = this.#structural(fragment.charCodeAt(i), i, base);
           break;
       }
     }
@@ -196,7 +216,7 @@ export class PartialJsonParser {
    * the parser up with the text it buffered itself, e.g. to re-parse a prefix one-shot.
    */
   get consumed(): number {
-    return this.total;
+    return this.#total;
   }
 
   /**
@@ -210,26 +230,26 @@ export class PartialJsonParser {
    * (whitespace, half a literal) leaves the previous snapshot in place.
    */
   value(): unknown {
-    if (!this.changed) return this.cached;
-    this.changed = false;
+    if (!this.#changed) return this.#cached;
+    this.#changed = false;
 
     // The scalar in progress, if any, is always the innermost open child.
     let child: unknown;
     let hasChild = false;
-    const st = this.state;
-    if ((st === S_STRING || st === S_ESCAPE || st === S_UNICODE) && !this.strIsKey) {
+    const st = this.#state;
+    if ((st === S_STRING || st === S_ESCAPE || st === S_UNICODE) && !this.#strIsKey) {
       hasChild = true;
-      child = this.str;
-    } else if (st === S_NUMBER && this.numValid > 0) {
+      child = this.#str;
+    } else if (st === S_NUMBER && this.#numValid > 0) {
       hasChild = true;
-      const text = this.numText;
-      child = Number(this.numValid === text.length ? text : text.slice(0, this.numValid));
+      const text = this.#numText;
+      child = Number(this.#numValid === text.length ? text : text.slice(0, this.#numValid));
     }
 
-    const stack = this.stack;
+    const stack = this.#stack;
     if (stack.length === 0) {
-      this.cached = this.hasRoot ? this.root : child;
-      return this.cached;
+      this.#cached = this.#hasRoot ? this.#root : child;
+      return this.#cached;
     }
     // Copy only what changed, bottom-up: a changed child forces a new parent so that
     // snapshots handed out earlier are never mutated; untouched frames reuse theirs.
@@ -256,7 +276,7 @@ export class PartialJsonParser {
       child = f.snapshot;
       hasChild = true;
     }
-    this.cached = child;
+    this.#cached = child;
     return child;
   }
 
@@ -265,7 +285,7 @@ export class PartialJsonParser {
    * character, so a UI can keep showing what it had while it reports the problem.
    */
   get error(): JsonSyntaxError | null {
-    return this.failure;
+    return this.#failure;
   }
 
   /**
@@ -274,35 +294,36 @@ export class PartialJsonParser {
    * so far, which is what a caller needs to know before trusting the value as final.
    */
   get done(): boolean {
-    if (this.failure !== null || this.stack.length !== 0) return false;
+    if (this.#failure !== null || this.#stack.length !== 0) return false;
     // A top-level number has no terminator of its own: `12` is as complete as JSON.parse
     // considers it, even though a later fragment may extend it to `123`.
     return (
-      this.state === S_END || (this.state === S_NUMBER && ((N_END_MASK >> this.numState) & 1) === 1)
+      this.#state === S_END ||
+      (this.#state === S_NUMBER && ((N_END_MASK >> this.#numState) & 1) === 1)
     );
   }
 
-  private fail(what: string, position: number): number {
-    this.failure = { message: `${what} at position ${position}`, position };
+  #fail(what: string, position: number): number {
+    this.#failure = { message: `${what} at position ${position}`, position };
     // Returning "infinity" as the next index stops the write loop without a flag check
     // per character.
     return Number.POSITIVE_INFINITY;
   }
 
   /** Marks the in-progress scalar as changed, which invalidates every open ancestor. */
-  private touch(): void {
-    this.changed = true;
-    if (this.top !== null) this.top.dirty = true;
+  #touch(): void {
+    this.#changed = true;
+    if (this.#top !== null) this.#top.dirty = true;
   }
 
   /** Hands a completed value to its container (or makes it the root). */
-  private emit(value: unknown): void {
-    this.changed = true;
-    const f = this.top;
+  #emit(value: unknown): void {
+    this.#changed = true;
+    const f = this.#top;
     if (f === null) {
-      this.root = value;
-      this.hasRoot = true;
-      this.state = S_END;
+      this.#root = value;
+      this.#hasRoot = true;
+      this.#state = S_END;
       return;
     }
     if (f.isArray) (f.value as unknown[]).push(value);
@@ -311,85 +332,85 @@ export class PartialJsonParser {
       if (f.key === '__proto__') f.hasProtoKey = true;
     }
     f.dirty = true;
-    this.state = S_AFTER;
+    this.#state = S_AFTER;
   }
 
-  private open(isArray: boolean): void {
+  #open(isArray: boolean): void {
     const f = new Frame(isArray);
-    this.stack.push(f);
-    this.top = f;
-    this.changed = true;
-    this.state = isArray ? S_ARRAY_FIRST : S_OBJECT_FIRST;
+    this.#stack.push(f);
+    this.#top = f;
+    this.#changed = true;
+    this.#state = isArray ? S_ARRAY_FIRST : S_OBJECT_FIRST;
   }
 
-  private close(): void {
-    const stack = this.stack;
+  #close(): void {
+    const stack = this.#stack;
     const f = stack.pop() as Frame;
-    this.top = stack.length === 0 ? null : (stack[stack.length - 1] as Frame);
+    this.#top = stack.length === 0 ? null : (stack[stack.length - 1] as Frame);
     // From here on nobody mutates `f.value`, so it is the final, stable identity.
-    this.emit(f.value);
+    this.#emit(f.value);
   }
 
-  private startString(isKey: boolean): void {
-    this.str = '';
-    this.strIsKey = isKey;
-    this.pendingHigh = '';
-    this.state = S_STRING;
-    if (!isKey) this.touch();
+  #startString(isKey: boolean): void {
+    this.#str = '';
+    this.#strIsKey = isKey;
+    this.#pendingHigh = '';
+    this.#state = S_STRING;
+    if (!isKey) this.#touch();
   }
 
-  private startLiteral(text: string, value: unknown): void {
-    this.literal = text;
-    this.literalIndex = 1;
-    this.literalValue = value;
-    this.state = S_LITERAL;
+  #startLiteral(text: string, value: unknown): void {
+    this.#literal = text;
+    this.#literalIndex = 1;
+    this.#literalValue = value;
+    this.#state = S_LITERAL;
   }
 
-  private structural(c: number, i: number, base: number): number {
+  #structural(c: number, i: number, base: number): number {
     // JSON whitespace is exactly these four; anything else is significant.
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return i + 1;
-    switch (this.state) {
+    switch (this.#state) {
       case S_VALUE:
-        return this.valueStart(c, i, base);
+        return this.#valueStart(c, i, base);
       case S_ARRAY_FIRST:
         if (c === 0x5d) {
-          this.close();
+          this.#close();
           return i + 1;
         }
-        return this.valueStart(c, i, base);
+        return this.#valueStart(c, i, base);
       case S_OBJECT_FIRST:
         if (c === 0x7d) {
-          this.close();
+          this.#close();
           return i + 1;
         }
         if (c === 0x22) {
-          this.startString(true);
+          this.#startString(true);
           return i + 1;
         }
-        return this.fail(`Expected a property name or '}' but found ${show(c)}`, base + i);
+        return this.#fail(`Expected a property name or '}' but found ${show(c)}`, base + i);
       case S_KEY:
         if (c === 0x22) {
-          this.startString(true);
+          this.#startString(true);
           return i + 1;
         }
-        return this.fail(`Expected a property name but found ${show(c)}`, base + i);
+        return this.#fail(`Expected a property name but found ${show(c)}`, base + i);
       case S_COLON:
         if (c === 0x3a) {
-          this.state = S_VALUE;
+          this.#state = S_VALUE;
           return i + 1;
         }
-        return this.fail(`Expected ':' after property name but found ${show(c)}`, base + i);
+        return this.#fail(`Expected ':' after property name but found ${show(c)}`, base + i);
       case S_AFTER: {
-        const f = this.top as Frame;
+        const f = this.#top as Frame;
         if (c === 0x2c) {
-          this.state = f.isArray ? S_VALUE : S_KEY;
+          this.#state = f.isArray ? S_VALUE : S_KEY;
           return i + 1;
         }
         if (c === (f.isArray ? 0x5d : 0x7d)) {
-          this.close();
+          this.#close();
           return i + 1;
         }
-        return this.fail(
+        return this.#fail(
           f.isArray
             ? `Expected ',' or ']' after array element but found ${show(c)}`
             : `Expected ',' or '}' after property value but found ${show(c)}`,
@@ -397,44 +418,44 @@ export class PartialJsonParser {
         );
       }
       default:
-        return this.fail(`Unexpected non-whitespace character ${show(c)} after JSON`, base + i);
+        return this.#fail(`Unexpected non-whitespace character ${show(c)} after JSON`, base + i);
     }
   }
 
-  private valueStart(c: number, i: number, base: number): number {
+  #valueStart(c: number, i: number, base: number): number {
     switch (c) {
       case 0x7b:
       case 0x5b:
-        if (this.stack.length >= this.maxDepth) {
-          return this.fail(`Nesting deeper than ${this.maxDepth} levels`, base + i);
+        if (this.#stack.length >= this.#maxDepth) {
+          return this.#fail(`Nesting deeper than ${this.#maxDepth} levels`, base + i);
         }
-        this.open(c === 0x5b);
+        this.#open(c === 0x5b);
         return i + 1;
       case 0x22:
-        this.startString(false);
+        this.#startString(false);
         return i + 1;
       case 0x74:
-        this.startLiteral('true', true);
+        this.#startLiteral('true', true);
         return i + 1;
       case 0x66:
-        this.startLiteral('false', false);
+        this.#startLiteral('false', false);
         return i + 1;
       case 0x6e:
-        this.startLiteral('null', null);
+        this.#startLiteral('null', null);
         return i + 1;
       default:
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-          this.numText = '';
-          this.numState = N_START;
-          this.numValid = 0;
-          this.state = S_NUMBER;
+          this.#numText = '';
+          this.#numState = N_START;
+          this.#numValid = 0;
+          this.#state = S_NUMBER;
           return i; // scanNumber consumes the first character itself
         }
-        return this.fail(`Unexpected character ${show(c)}`, base + i);
+        return this.#fail(`Unexpected character ${show(c)}`, base + i);
     }
   }
 
-  private scanString(s: string, i: number, base: number): number {
+  #scanString(s: string, i: number, base: number): number {
     const n = s.length;
     let j = i;
     let c = 0;
@@ -444,41 +465,41 @@ export class PartialJsonParser {
       j++;
     }
     if (j > i) {
-      if (this.pendingHigh !== '') {
-        this.str += this.pendingHigh;
-        this.pendingHigh = '';
+      if (this.#pendingHigh !== '') {
+        this.#str += this.#pendingHigh;
+        this.#pendingHigh = '';
       }
       const last = s.charCodeAt(j - 1);
       if (last >= 0xd800 && last <= 0xdbff) {
-        if (j - 1 > i) this.str += s.slice(i, j - 1);
-        this.pendingHigh = s.charAt(j - 1);
+        if (j - 1 > i) this.#str += s.slice(i, j - 1);
+        this.#pendingHigh = s.charAt(j - 1);
       } else {
-        this.str += s.slice(i, j);
+        this.#str += s.slice(i, j);
       }
-      if (!this.strIsKey) this.touch();
+      if (!this.#strIsKey) this.#touch();
     }
     if (j === n) return n;
     if (c === 0x22) {
       // Closed: a held-back high surrogate is now known to be lone, as JSON.parse keeps it.
-      const text = this.pendingHigh === '' ? this.str : this.str + this.pendingHigh;
-      this.str = '';
-      this.pendingHigh = '';
-      if (this.strIsKey) {
-        (this.top as Frame).key = text;
-        this.state = S_COLON;
+      const text = this.#pendingHigh === '' ? this.#str : this.#str + this.#pendingHigh;
+      this.#str = '';
+      this.#pendingHigh = '';
+      if (this.#strIsKey) {
+        (this.#top as Frame).key = text;
+        this.#state = S_COLON;
       } else {
-        this.emit(text);
+        this.#emit(text);
       }
       return j + 1;
     }
     if (c === 0x5c) {
-      this.state = S_ESCAPE;
+      this.#state = S_ESCAPE;
       return j + 1;
     }
-    return this.fail('Bad control character in string literal', base + j);
+    return this.#fail('Bad control character in string literal', base + j);
   }
 
-  private escape(c: number, i: number, base: number): number {
+  #escape(c: number, i: number, base: number): number {
     let decoded: string;
     switch (c) {
       case 0x22:
@@ -506,54 +527,54 @@ export class PartialJsonParser {
         decoded = '\t';
         break;
       case 0x75:
-        this.unicode = 0;
-        this.unicodeDigits = 0;
-        this.state = S_UNICODE;
+        this.#unicode = 0;
+        this.#unicodeDigits = 0;
+        this.#state = S_UNICODE;
         return i + 1;
       default:
-        return this.fail('Bad escaped character', base + i);
+        return this.#fail('Bad escaped character', base + i);
     }
-    this.appendUnit(decoded, false);
+    this.#appendUnit(decoded, false);
     return i + 1;
   }
 
-  private unicodeDigit(c: number, i: number, base: number): number {
+  #unicodeDigit(c: number, i: number, base: number): number {
     const h = hexValue(c);
-    if (h < 0) return this.fail('Bad Unicode escape', base + i);
-    this.unicode = this.unicode * 16 + h;
-    if (++this.unicodeDigits === 4) {
-      const u = this.unicode;
-      this.appendUnit(String.fromCharCode(u), u >= 0xd800 && u <= 0xdbff);
+    if (h < 0) return this.#fail('Bad Unicode escape', base + i);
+    this.#unicode = this.#unicode * 16 + h;
+    if (++this.#unicodeDigits === 4) {
+      const u = this.#unicode;
+      this.#appendUnit(String.fromCharCode(u), u >= 0xd800 && u <= 0xdbff);
     }
     return i + 1;
   }
 
   /** Escapes only become visible once complete, so they are appended whole. */
-  private appendUnit(unit: string, isHigh: boolean): void {
-    if (this.pendingHigh !== '') {
-      this.str += this.pendingHigh;
-      this.pendingHigh = '';
+  #appendUnit(unit: string, isHigh: boolean): void {
+    if (this.#pendingHigh !== '') {
+      this.#str += this.#pendingHigh;
+      this.#pendingHigh = '';
     }
-    if (isHigh) this.pendingHigh = unit;
-    else this.str += unit;
-    this.state = S_STRING;
-    if (!this.strIsKey) this.touch();
+    if (isHigh) this.#pendingHigh = unit;
+    else this.#str += unit;
+    this.#state = S_STRING;
+    if (!this.#strIsKey) this.#touch();
   }
 
-  private literalChar(c: number, i: number, base: number): number {
-    if (c !== this.literal.charCodeAt(this.literalIndex)) {
-      return this.fail(`Unexpected character ${show(c)} in literal`, base + i);
+  #literalChar(c: number, i: number, base: number): number {
+    if (c !== this.#literal.charCodeAt(this.#literalIndex)) {
+      return this.#fail(`Unexpected character ${show(c)} in literal`, base + i);
     }
-    if (++this.literalIndex === this.literal.length) this.emit(this.literalValue);
+    if (++this.#literalIndex === this.#literal.length) this.#emit(this.#literalValue);
     return i + 1;
   }
 
-  private scanNumber(s: string, i: number, base: number): number {
+  #scanNumber(s: string, i: number, base: number): number {
     const n = s.length;
     // Index in `numText` of fragment index j is `shift + j`.
-    const shift = this.numText.length - i;
-    let ns = this.numState;
-    let valid = this.numValid;
+    const shift = this.#numText.length - i;
+    let ns = this.#numState;
+    let valid = this.#numValid;
     let j = i;
     scan: while (j < n) {
       const c = s.charCodeAt(j);
@@ -602,28 +623,28 @@ export class PartialJsonParser {
       j++;
       if (((N_END_MASK >> ns) & 1) === 1) valid = shift + j;
     }
-    if (j > i) this.numText += s.slice(i, j);
-    this.numState = ns;
-    if (valid !== this.numValid) {
-      this.numValid = valid;
-      this.touch();
+    if (j > i) this.#numText += s.slice(i, j);
+    this.#numState = ns;
+    if (valid !== this.#numValid) {
+      this.#numValid = valid;
+      this.#touch();
     }
     if (j === n) return n;
     const c = s.charCodeAt(j);
     if (ns === N_ZERO && c >= 0x30 && c <= 0x39) {
-      return this.fail('Unexpected number: a leading zero must stand alone', base + j);
+      return this.#fail('Unexpected number: a leading zero must stand alone', base + j);
     }
     if (((N_END_MASK >> ns) & 1) === 1) {
-      const value = Number(this.numText);
-      this.numText = '';
-      this.emit(value);
+      const value = Number(this.#numText);
+      this.#numText = '';
+      this.#emit(value);
       return j; // the terminator is handled by the state the container is now in
     }
     let what: string;
     if (ns === N_MINUS) what = 'No number after minus sign';
     else if (ns === N_DOT) what = 'Unterminated fractional number';
     else what = 'Exponent part is missing a number';
-    return this.fail(`${what}: unexpected ${show(c)}`, base + j);
+    return this.#fail(`${what}: unexpected ${show(c)}`, base + j);
   }
 }
 

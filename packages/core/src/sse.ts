@@ -11,10 +11,8 @@
 import { asLastEvent, hasAt, toStreamEvent } from './events.js';
 import type { StreamEvent } from './protocol.js';
 
-const LF = 10;
-const COLON = 58;
-const SPACE = 32;
-const BOM = 0xfeff;
+// Character codes are written as numbers, not named constants: esbuild keeps the constants
+// of a module that imports anything as variables in every bundle (see partial-json.ts).
 const STREAM_OPTIONS: TextDecodeOptions = { stream: true };
 
 /** An SSE line end: CRLF, CR or LF (the event-stream grammar's three). */
@@ -35,37 +33,37 @@ export const splitSseLines = (text: string): string[] => text.split(SSE_LINE_END
 export class EventStreamDecoder {
   // `ignoreBOM: true` keeps a BOM in the decoded text so that one rule strips it for byte
   // and string chunks alike (a stream may mix both).
-  private decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** True once a byte chunk went through `decoder`, which may then hold a partial character. */
-  private bytesPending = false;
+  #bytesPending = false;
   /** True until the first non-empty text arrived: only there may a BOM be dropped. */
-  private atStart = true;
+  #atStart = true;
   /** The previous text ended in CR: an LF opening the next one belongs to that line end. */
-  private skipLF = false;
+  #skipLF = false;
   /** The start of a line whose end has not arrived yet. */
-  private tail = '';
-  private eventName: string | null = null;
-  private data = '';
+  #tail = '';
+  #eventName: string | null = null;
+  #data = '';
   /** Whether any `data` line arrived: `data:` with an empty value still dispatches. */
-  private hasData = false;
+  #hasData = false;
 
   /** Feed a chunk; returns the events completed by it (possibly none). */
   push(chunk: Uint8Array | string): StreamEvent[] {
     const out: StreamEvent[] = [];
     let text: string;
     if (typeof chunk === 'string') {
-      if (this.bytesPending) {
+      if (this.#bytesPending) {
         // Bytes left hanging mid-character cannot be completed by a string: flush them.
-        this.bytesPending = false;
-        text = this.decoder.decode() + chunk;
+        this.#bytesPending = false;
+        text = this.#decoder.decode() + chunk;
       } else {
         text = chunk;
       }
     } else {
-      this.bytesPending = true;
-      text = this.decoder.decode(chunk, STREAM_OPTIONS);
+      this.#bytesPending = true;
+      text = this.#decoder.decode(chunk, STREAM_OPTIONS);
     }
-    if (text.length > 0) this.feed(text, out);
+    if (text.length > 0) this.#feed(text, out);
     return out;
   }
 
@@ -79,36 +77,36 @@ export class EventStreamDecoder {
    */
   end(): StreamEvent[] {
     const out: StreamEvent[] = [];
-    if (this.bytesPending) {
-      this.bytesPending = false;
-      const rest = this.decoder.decode();
-      if (rest.length > 0) this.feed(rest, out);
+    if (this.#bytesPending) {
+      this.#bytesPending = false;
+      const rest = this.#decoder.decode();
+      if (rest.length > 0) this.#feed(rest, out);
     }
-    if (this.tail.length > 0) {
-      const line = this.tail;
-      this.tail = '';
-      this.line(line, 0, line.length, out);
+    if (this.#tail.length > 0) {
+      const line = this.#tail;
+      this.#tail = '';
+      this.#line(line, 0, line.length, out);
     }
-    if (this.hasData) {
-      out.push(asLastEvent(toStreamEvent(this.eventName, this.data)));
+    if (this.#hasData) {
+      out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
-    this.atStart = true;
-    this.skipLF = false;
-    this.eventName = null;
-    this.data = '';
-    this.hasData = false;
+    this.#atStart = true;
+    this.#skipLF = false;
+    this.#eventName = null;
+    this.#data = '';
+    this.#hasData = false;
     return out;
   }
 
-  private feed(text: string, out: StreamEvent[]): void {
+  #feed(text: string, out: StreamEvent[]): void {
     const len = text.length;
     let pos = 0;
-    if (this.atStart) {
-      this.atStart = false;
-      if (text.charCodeAt(0) === BOM) pos = 1;
-    } else if (this.skipLF) {
-      this.skipLF = false;
-      if (text.charCodeAt(0) === LF) pos = 1;
+    if (this.#atStart) {
+      this.#atStart = false;
+      if (text.charCodeAt(0) === 0xfeff /* BOM */) pos = 1;
+    } else if (this.#skipLF) {
+      this.#skipLF = false;
+      if (text.charCodeAt(0) === 10 /* \n */) pos = 1;
     }
     // Next LF and CR at or after `pos` (len = none left). Each is searched again only
     // once passed, so every character is scanned at most once per terminator kind.
@@ -131,42 +129,42 @@ export class EventStreamDecoder {
       } else if (cr < len) {
         end = cr;
         if (cr + 1 < len) {
-          next = text.charCodeAt(cr + 1) === LF ? cr + 2 : cr + 1;
+          next = text.charCodeAt(cr + 1) === 10 /* \n */ ? cr + 2 : cr + 1;
         } else {
           next = len;
-          this.skipLF = true;
+          this.#skipLF = true;
         }
       } else {
         break;
       }
-      if (this.tail.length > 0) {
-        const line = this.tail + text.slice(pos, end);
-        this.tail = '';
-        this.line(line, 0, line.length, out);
+      if (this.#tail.length > 0) {
+        const line = this.#tail + text.slice(pos, end);
+        this.#tail = '';
+        this.#line(line, 0, line.length, out);
       } else {
-        this.line(text, pos, end, out);
+        this.#line(text, pos, end, out);
       }
       pos = next;
     }
     if (pos < len) {
       const rest = pos === 0 ? text : text.slice(pos);
-      this.tail = this.tail.length > 0 ? this.tail + rest : rest;
+      this.#tail = this.#tail.length > 0 ? this.#tail + rest : rest;
     }
   }
 
   /** Interprets the line `text[start, end)`; `text[end]`, if any, is CR or LF. */
-  private line(text: string, start: number, end: number, out: StreamEvent[]): void {
+  #line(text: string, start: number, end: number, out: StreamEvent[]): void {
     if (start === end) {
-      if (this.hasData) {
-        out.push(toStreamEvent(this.eventName, this.data));
-        this.data = '';
-        this.hasData = false;
+      if (this.#hasData) {
+        out.push(toStreamEvent(this.#eventName, this.#data));
+        this.#data = '';
+        this.#hasData = false;
       }
-      this.eventName = null;
+      this.#eventName = null;
       return;
     }
     const first = text.charCodeAt(start);
-    if (first === COLON) return;
+    if (first === 58 /* : */) return;
     // Fast paths for the two fields that matter, read in place. A match cannot run past
     // `end`: the character there is a line terminator, never ':'.
     if (
@@ -174,13 +172,13 @@ export class EventStreamDecoder {
       text.charCodeAt(start + 1) === 97 /* a */ &&
       text.charCodeAt(start + 2) === 116 /* t */ &&
       text.charCodeAt(start + 3) === 97 /* a */ &&
-      text.charCodeAt(start + 4) === COLON
+      text.charCodeAt(start + 4) === 58 /* : */
     ) {
-      this.appendData(text, start + 5, end);
+      this.#appendData(text, start + 5, end);
       return;
     }
     if (first === 101 /* e */ && hasAt(text, start, 'event:')) {
-      this.setEventName(text, start + 6, end);
+      this.#setEventName(text, start + 6, end);
       return;
     }
     // General case (no colon, or a field we only need to recognise): slice the line first
@@ -189,27 +187,27 @@ export class EventStreamDecoder {
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const valueStart = colon < 0 ? line.length : colon + 1;
-    if (field === 'data') this.appendData(line, valueStart, line.length);
-    else if (field === 'event') this.setEventName(line, valueStart, line.length);
+    if (field === 'data') this.#appendData(line, valueStart, line.length);
+    else if (field === 'event') this.#setEventName(line, valueStart, line.length);
     // `id`, `retry` and unknown fields are ignored: nothing here reconnects.
   }
 
-  private appendData(text: string, valueStart: number, end: number): void {
+  #appendData(text: string, valueStart: number, end: number): void {
     let from = valueStart;
-    if (from < end && text.charCodeAt(from) === SPACE) from++;
+    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     const value = text.slice(from, end);
-    if (this.hasData) {
-      this.data = `${this.data}\n${value}`;
+    if (this.#hasData) {
+      this.#data = `${this.#data}\n${value}`;
     } else {
-      this.data = value;
-      this.hasData = true;
+      this.#data = value;
+      this.#hasData = true;
     }
   }
 
-  private setEventName(text: string, valueStart: number, end: number): void {
+  #setEventName(text: string, valueStart: number, end: number): void {
     let from = valueStart;
-    if (from < end && text.charCodeAt(from) === SPACE) from++;
+    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     // An empty name means "no name" (the spec's default type), so the JSON type decides.
-    this.eventName = from < end ? text.slice(from, end) : null;
+    this.#eventName = from < end ? text.slice(from, end) : null;
   }
 }

@@ -2,6 +2,7 @@ import { type AttemptEnd, runAttempt } from './attempt.js';
 import { MAX_TIMER_MS } from './defaults.js';
 import { endStream } from './end.js';
 import { createStreamError, type StreamError } from './errors.js';
+import { errorText } from './object.js';
 import type { MessageRequest, StreamEvent } from './protocol.js';
 import { reduceStream } from './reduce.js';
 import { requestBody } from './request-body.js';
@@ -86,7 +87,7 @@ export async function streamMessage(
     body = requestBody(request);
   } catch (cause) {
     // A request that cannot be serialized (a cycle, a BigInt) is the caller's error, told as one.
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = errorText(cause);
     publish(
       endStream(state, {
         type: 'error',
@@ -112,7 +113,7 @@ export async function streamMessage(
       // Only a bug in a callback can get here; the answer so far is kept all the same.
       end = {
         kind: 'stream',
-        cause: { type: 'network', message: cause instanceof Error ? cause.message : String(cause) },
+        cause: { type: 'network', message: errorText(cause) },
       };
     }
     if (end.kind === 'aborted') {
