@@ -4,6 +4,7 @@ import {
   type ReactElement,
   type ReactNode,
   useCallback,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -17,6 +18,7 @@ import { useAnnouncement } from '../hooks/use-announcement.js';
 import { useAttachments } from '../hooks/use-attachments.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
+import { warmUpMarkdownWhenIdle } from '../markdown/markdown-chunk-view.js';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
@@ -191,6 +193,11 @@ export function ChatStream({
   const announcement = useAnnouncement(status);
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
+
+  // The first answer's first frame should not compile the markdown parser.
+  useEffect(() => {
+    if (textMode !== 'plain') warmUpMarkdownWhenIdle();
+  }, [textMode]);
 
   const focusComposer = useCallback(() => field.current?.focus(), []);
   const { jumpToLatest } = follow;

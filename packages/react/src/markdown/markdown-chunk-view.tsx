@@ -25,9 +25,10 @@ export interface MarkdownChunkViewProps {
 
 /**
  * Runs the whole markdown pipeline once on a small document that uses every construct, in
- * the first idle period after this module loads. The first parse of a page compiles the
- * parser, GFM and the tree transforms (tens of milliseconds): paid while the page is idle, not
- * in the first frame of the first answer, where it was the longest task of the stream.
+ * an idle period after the chat has painted (`warmUpMarkdownWhenIdle`). The first parse of a
+ * page compiles the parser, GFM and the tree transforms (tens of milliseconds): paid while the
+ * page is idle, not in the first frame of the first answer, where it was the longest task of
+ * the stream. Not at module load: there it ran before the page's first render and delayed it.
  */
 const WARM_UP = [
   '# Heading',
@@ -40,7 +41,12 @@ const WARM_UP = [
   '[^1]: note',
 ].join('\n\n');
 
+/** A chunk has been parsed (or the warm-up asked for): nothing left to warm. */
+let warm = false;
+
 function warmUp(): void {
+  if (warm) return;
+  warm = true;
   try {
     Markdown({
       children: WARM_UP,
@@ -54,8 +60,18 @@ function warmUp(): void {
   }
 }
 
-if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function') {
-  window.requestIdleCallback(warmUp, { timeout: 2000 });
+/** Whether the pipeline has run once (tests read it). */
+export const isMarkdownWarm = (): boolean => warm;
+
+/**
+ * Warms the markdown pipeline up in the next idle period after two frames (so after the page
+ * has painted), unless a chunk has been parsed by then. Called by the chat when it mounts;
+ * it runs once however often it is called.
+ */
+export function warmUpMarkdownWhenIdle(): void {
+  if (!warm && typeof requestIdleCallback === 'function') {
+    requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(warmUp)));
+  }
 }
 
 /**
@@ -73,6 +89,7 @@ export const MarkdownChunkView = memo(function MarkdownChunkView({
   onRender,
   plugins,
 }: MarkdownChunkViewProps): ReactElement {
+  warm = true;
   onRender?.(start);
   return (
     <Markdown
