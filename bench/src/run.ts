@@ -125,9 +125,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       "a frame splits only the block's last line, and colours reach React at most 128 new " +
       'lines a frame. What is left, by a CPU profile: the style, layout and paint of the ' +
       'growing block (paint alone 3-5 ms a frame late in a 2,000-line block), minor and major ' +
-      'GC, and the markdown splitter reading the answer. Skipping off-screen line groups with ' +
-      'content-visibility clipped long lines (paint containment), so it was taken out. ' +
-      'Wall-clock figures include preemption on this shared machine.',
+      'GC, and the markdown splitter reading the answer; on a quiet machine the longest tasks ' +
+      "are the answer's first frame (a first layout of 15-20 ms), major GC and the frames " +
+      'that insert a hand-over of coloured lines (style of new token spans). Tried and measured ' +
+      'worse, so not kept: off-screen line groups skipped with content-visibility (paint ' +
+      'halved, but more long tasks from style work as groups enter and leave), token colours as ' +
+      'shared classes in an adopted stylesheet (each new rule restyled the block), and smaller ' +
+      'hand-overs (48 lines: no change beyond the noise). Wall-clock figures include ' +
+      'preemption on this shared machine.',
   },
   {
     match: /Heavy content, 1 MB tool input/,
@@ -142,11 +147,10 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     reason:
       'Wall-clock task lengths on this shared machine include the time the renderer was ' +
       'preempted by other processes (compare the thread-time column). By thread time a few ' +
-      'tasks pass 16 ms, by a few ms: frames that render several new markdown blocks ' +
-      'at once when the network outpaces the frame rate (each block is parsed once, when it ' +
-      'arrives). Highlighting now runs in a Worker and its results join the frame’s commit; ' +
-      'per-frame markdown work is not yet capped (a time budget for new blocks per frame is ' +
-      'the next step).',
+      'tasks pass 16 ms, by a few ms. New markdown blocks are now parsed at most two a frame ' +
+      '(a burst between two frames is spread over the next ones) and highlighting runs in a ' +
+      'Worker; what is left by thread time is the first frame of the answer (the first layout ' +
+      'of the page, 15-20 ms) and garbage collection.',
   },
   {
     match: /3× less main-thread task time/,
@@ -161,8 +165,9 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'The log is windowed (groups of 8 turns; groups far from the viewport are their plain ' +
       'text, not mounted), a stream update no longer copies the conversation (the tree builds ' +
       'its record of turns on first read) and unchanged groups keep their arrays. What still ' +
-      "grows with N on each frame: React's pass over the 125 group elements (each bails out " +
-      'by identity) and the IntersectionObserver checking every group box.',
+      "grows with N on each frame: React's pass over the 250 group elements (each bails out " +
+      'by identity) and the intersection checks of every group box (ours and the browser’s ' +
+      'own for content-visibility: about 1 ms a frame at N = 1,000 by a trace).',
   },
   {
     match: /Long conversation: no task over 16 ms/,
@@ -176,10 +181,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /composer interactive/,
     reason:
-      'Restoring the history is one pass now (building the turn tree was quadratic: ~2.4 s of ' +
-      'the old 4.2 s) and only the newest two groups mount. What is left is turning ' +
-      '`initialMessages` into turns and the first render of about 125 plain-text stand-ins; ' +
-      'the N = 1 page itself takes most of the budget on this machine (see the table).',
+      'Restoring the history is one pass (building the turn tree was quadratic: ~2.4 s of ' +
+      'the old 4.2 s) and only the newest groups mount. The bench page used to load the ' +
+      "peers' kits (about 2 MB) on ours too, some 250 ms of this figure; each contender's page " +
+      'now loads only its own code, and the markdown warm-up waits until the chat has painted. ' +
+      'What is left over N = 1, by a CPU profile: the first render of the newest group (the ' +
+      'markdown of its answers, about 80 ms here) and its first layout. Deferring the older ' +
+      "answers of that group, mounting fewer groups, and keeping far groups' text out of the " +
+      'first layout were tried; none moved the figure beyond the noise of ±60 ms.',
   },
   {
     match: /typing paints/,
@@ -187,8 +196,11 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'Measured per key (Event Timing interaction), a key slow when its next paint missed the ' +
       'frame (over 16 ms; Event Timing rounds to 8 ms), beside a bare `<textarea>` on a blank ' +
       'page (the table). The N = 1 run misses as well, so it is not the length of the log: a ' +
-      'key re-renders only the composer (no turn, tested), which sizes itself from CSS, and ' +
-      'costs 4-6 ms of task here against a fraction of a millisecond for the bare textarea.',
+      'key re-renders only the composer (no turn, tested), which sizes itself from CSS. By a ' +
+      'trace a key is a 2-3 ms task (most of it the browser’s own editing and layout; React ' +
+      'under 1 ms) and a 2 ms frame; repeated by hand, the slow-key counts of ours and of the ' +
+      'bare textarea overlap (0-6 of 43 each), so what is left is mostly the load of this ' +
+      'machine.',
   },
   {
     match: /scrolling the whole log/,
@@ -206,16 +218,19 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /accumulate, toMessage, reduceStream/,
     reason:
-      'The reducer path pulls in the diagnostics and error descriptions (their text is about ' +
-      "5 kB of core) and, since defect 5, the shared block store (content.ts) and accumulate's " +
-      'batched tool input; moving the descriptions out of the reducer path is the next step.',
+      'A shrinking pass took 0.36 kB off (private members as #names, which minifiers shorten, ' +
+      "and the parser's states inlined). Everything left is reachable from the three " +
+      'functions: most of it the error descriptions and diagnostic texts (an error event of ' +
+      'any API type needs its description), the shared block store (defect 5) and the ' +
+      'batched tool input. Shorter texts are the next step.',
   },
   {
     match: /@message-stream\/core at most/,
     reason:
-      'The same text as the reducer path plus the transport, resume and validation; the shared ' +
-      'block store, the batched tool input and the request-body JSON cache added about 1.1 kB. ' +
-      'No shrinking pass yet.',
+      'The same text as the reducer path plus the transport, resume and validation; a ' +
+      'shrinking pass took 0.5 kB off. The browser transport, @microsoft/fetch-event-source, ' +
+      'is 1.3 kB of it: loading it on demand would save about 0.9 kB at the cost of a chunk ' +
+      'fetched before the first request.',
   },
   {
     match: /@message-stream\/react at most/,
