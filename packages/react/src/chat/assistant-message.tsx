@@ -116,7 +116,12 @@ export const AssistantMessage = memo(function AssistantMessage({
   const content = stream.message?.content ?? [];
   const answerStarted = content.some((block) => textOf(block) !== '');
   const final = isFinalStatus(stream.status);
-  const settled = final && !(last && busy);
+  // A tool still waiting for approval or running: the answer is not over, so it offers no
+  // Copy, Regenerate or feedback yet (they come with the tool's result).
+  const toolPending = Object.values(turn.toolResults).some(
+    (result) => result.status === 'awaiting-approval' || result.status === 'running',
+  );
+  const settled = final && !(last && busy) && !toolPending;
   const usage = stream.message?.usage;
   const markdown = answerMarkdown(turn);
   // Code colours computed off the main thread join the store's commit instead of adding one.

@@ -42,6 +42,47 @@ function setup(scenario: string, extra: Partial<Parameters<typeof createChatStor
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 
+/** The id of the last answer's tool call. */
+function toolUseIdOf(store: ReturnType<typeof createChatStore>): string {
+  const turn = store.getState().turns.at(-1);
+  const blocks = turn?.role === 'assistant' ? (toMessage(turn.stream)?.content ?? []) : [];
+  return (blocks.find((b) => b.type === 'tool_use') as { id: string }).id;
+}
+
+describe('<ChatStream/> with a tool that needs approval', () => {
+  it('offers no Copy, Regenerate or feedback on an answer while its tool waits, then does', async () => {
+    const { fetch } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('It is 18 degrees.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run: async () => ({ temperature: 18 }), needsApproval: true } },
+    });
+    render(<ChatStream store={store} onFeedback={() => {}} />);
+    await act(() => store.getState().send('Weather?'));
+    expect(store.getState().status).toBe('awaiting-approval');
+    const asking = within(log()).getAllByRole('article', { name: 'Assistant' });
+    expect(asking).toHaveLength(1);
+    expect(within(log()).queryByRole('button', { name: 'Approve' })).not.toBeNull();
+    expect(
+      within(asking[0] as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
+    ).toBeNull();
+
+    await act(() => store.getState().approveToolCall(toolUseIdOf(store)));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const [first, second] = within(log()).getAllByRole('article', { name: 'Assistant' });
+    expect(
+      within(first as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
+    ).not.toBeNull();
+    expect(
+      within(second as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
+    ).not.toBeNull();
+  });
+});
+
 describe('<ChatStream/>', () => {
   it('sends with Enter, streams the answer into the log and announces completion once', async () => {
     const { send, store } = setup('spec-basic-text');
