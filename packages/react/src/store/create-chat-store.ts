@@ -2,12 +2,11 @@ import {
   type ContentBlockParam,
   createStreamError,
   type MessageParam,
-  type StreamState,
 } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { attachmentBlock, resolveAttachments } from './attachments.js';
 import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
-import { type EffectContext, Flight } from './effects/context.js';
+import { type EffectContext, Flight, type StreamedAnswer } from './effects/context.js';
 import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
 import { type Persistence, startPersistence } from './effects/persistence.js';
@@ -81,9 +80,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     publish(next);
   };
 
-  const firstContent = new Map<string, number>();
   const ctx: EffectContext = {
-    firstContent,
     dispatch,
     model: () => model,
     options: () => options,
@@ -105,15 +102,13 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     },
     forgetSent: (turnId) => void sentAs.delete(turnId),
     answer: (parentId, roundtrip) => startAnswer(ctx, parentId, roundtrip),
-    async afterAnswer(id: string, final: StreamState, roundtrip: number) {
+    async afterAnswer(id: string, { final, firstContentAt }: StreamedAnswer, roundtrip: number) {
       const turn = nodeOf(model.tree, id);
       if (turn?.role !== 'assistant') return;
       const toolsFollow =
         final.status === 'complete' &&
         final.message?.stop_reason === 'tool_use' &&
         storeRunsTools(ctx, { ...turn, stream: final });
-      const firstContentAt = firstContent.get(id);
-      firstContent.delete(id);
       dispatch({
         type: 'answer-ended',
         id,

@@ -19,10 +19,8 @@ export interface EffectContext {
   readonly flight: Flight;
   /** Starts a new answer under `parentId`, and what follows it (tools, paused turns). */
   answer(parentId: string, roundtrip: number): Promise<void>;
-  /** When each answer streaming now got its first content (read when the answer ends). */
-  readonly firstContent: Map<string, number>;
   /** Runs what follows a finished answer: its tool calls, or a paused turn's continuation. */
-  afterAnswer(id: string, final: StreamState, roundtrip: number): Promise<void>;
+  afterAnswer(id: string, streamed: StreamedAnswer, roundtrip: number): Promise<void>;
 }
 
 /**
@@ -56,4 +54,10 @@ export class Flight {
     for (const controller of this.running) controller.abort();
     this.running.clear();
   }
+}
+
+/** What one request streamed into an answer: its final state, and when content first came. */
+export interface StreamedAnswer {
+  readonly final: StreamState;
+  readonly firstContentAt: number | undefined;
 }

@@ -37,6 +37,8 @@ export async function continueInPlace(
   // The turn changes in place: the next request must send it as it will then be.
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
-  const final = await streamInto(ctx, turn.id, request, (state) => mergeContinuation(base, state));
-  await ctx.afterAnswer(turn.id, final, 0);
+  const streamed = await streamInto(ctx, turn.id, request, (state) =>
+    mergeContinuation(base, state),
+  );
+  await ctx.afterAnswer(turn.id, streamed, 0);
 }

@@ -7,24 +7,25 @@ import {
 } from '@message-stream/core';
 import { createScheduler } from '../scheduler.js';
 import type { AssistantTurn } from '../types.js';
-import type { EffectContext } from './context.js';
+import type { EffectContext, StreamedAnswer } from './context.js';
 
 /**
  * Streams `request` into the answer `id`. `view` maps each raw state to what the turn
  * shows (identity for a fresh answer, a merge for a continued one); it runs at flush time,
- * not per event. Resolves with the final shown state; never rejects (the transport ends
- * every failure as a state).
+ * not per event. Resolves with the final shown state and when its first content was read;
+ * never rejects (the transport ends every failure as a state).
  */
 export async function streamInto(
   ctx: EffectContext,
   id: string,
   request: MessageRequest,
   view: (state: StreamState) => StreamState,
-): Promise<StreamState> {
+): Promise<StreamedAnswer> {
   const controller = ctx.flight.begin();
   const options = ctx.options();
   let latest: StreamState | null = null;
-  let firstContentAt = ctx.firstContent.get(id);
+  // The turn keeps the first time it is given (a continuation does not reset it).
+  let firstContentAt: number | undefined;
   const scheduler = createScheduler(options.batch ?? 'frame', () => {
     if (latest === null) return;
     const stream = view(latest);
@@ -48,13 +49,12 @@ export async function streamInto(
         // Timed as the event is read: a frame later would add the wait for the frame.
         if (firstContentAt === undefined && (state.message?.content.length ?? 0) > 0) {
           firstContentAt = Date.now();
-          ctx.firstContent.set(id, firstContentAt);
         }
         latest = state;
         scheduler.request();
       },
     });
-    return view(final);
+    return { final: view(final), firstContentAt };
   } finally {
     scheduler.cancel();
     ctx.flight.end(controller);
@@ -82,6 +82,6 @@ export async function startAnswer(
     finishedAt: null,
   };
   ctx.dispatch({ type: 'answer-started', turn, parentId });
-  const final = await streamInto(ctx, turn.id, request, (state) => state);
-  await ctx.afterAnswer(turn.id, final, roundtrip);
+  const streamed = await streamInto(ctx, turn.id, request, (state) => state);
+  await ctx.afterAnswer(turn.id, streamed, roundtrip);
 }
