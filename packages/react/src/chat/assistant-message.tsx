@@ -11,6 +11,7 @@ import { StreamDetails, type StreamDownload } from '../components/stream-details
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
 import { publishWithStore } from '../highlight/publish.js';
+import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -118,9 +119,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   const final = isFinalStatus(stream.status);
   // A tool still waiting for approval or running: the answer is not over, so it offers no
   // Copy, Regenerate or feedback yet (they come with the tool's result).
-  const toolPending = Object.values(turn.toolResults).some(
-    (result) => result.status === 'awaiting-approval' || result.status === 'running',
-  );
+  const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
   const settled = final && !(last && busy) && !toolPending;
   const usage = stream.message?.usage;
   const markdown = answerMarkdown(turn);

@@ -61,6 +61,8 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
 }
 
 const details = lazyParts(() => import('./stream-details-body.js'));
+/** Fetches the content's chunk; a failure is asked again on the next call. */
+const preloadDetails = () => void details.preload().catch(() => {});
 
 /** The figures and downloads, drawn once the popover is first opened (their code loads then). */
 const StreamDetailsContent = details.part(
@@ -82,14 +84,11 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
   const [opened, setOpened] = useState(false);
   const popoverId = `ms-details-${id.replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const anchor = `--${popoverId}`;
-  const preload = () => void details.preload().catch(() => {});
   // Once an answer shows its details button, the content's chunk comes in idle time, so a
   // first open seldom sees the placeholder (pointing at the button asks for it at once).
   useEffect(() => {
     if (details.loaded() || typeof requestIdleCallback !== 'function') return;
-    const idle = requestIdleCallback(() => void details.preload().catch(() => {}), {
-      timeout: 5000,
-    });
+    const idle = requestIdleCallback(preloadDetails, { timeout: 5000 });
     return () => cancelIdleCallback(idle);
   }, []);
   return (
@@ -101,8 +100,8 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
         title="Stream details"
         popoverTarget={popoverId}
         style={{ anchorName: anchor } as CSSProperties}
-        onPointerEnter={preload}
-        onFocus={preload}
+        onPointerEnter={preloadDetails}
+        onFocus={preloadDetails}
         onClick={() => setOpened(true)}
       >
         <Icon name="details" />

@@ -22,6 +22,13 @@ const RECENT_LABELS: Readonly<Record<RecentSection, string>> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+let monthFormat: Intl.DateTimeFormat | undefined;
+/** "October 2026" in the reader's locale; built once (a format is costly to make). */
+function monthOf(date: Date): string {
+  monthFormat ??= new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
+  return monthFormat.format(date);
+}
+
 /** A run of threads under one heading; the list is newest first, so each run is too. */
 export interface ThreadSection {
   readonly key: string;
@@ -41,7 +48,6 @@ export function threadSections(
   const today = new Date(now);
   today.setHours(0, 0, 0, 0);
   const midnight = today.getTime();
-  const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
   const sections: { key: string; label: string; threads: ThreadSummary[] }[] = [];
   for (const thread of threads) {
     const at = thread.updatedAt;
@@ -63,7 +69,7 @@ export function threadSections(
     } else {
       const date = new Date(at);
       key = `${date.getFullYear()}-${date.getMonth()}`;
-      label = monthFormat.format(date);
+      label = monthOf(date);
     }
     const last = sections.at(-1);
     if (last?.key === key) last.threads.push(thread);

@@ -60,13 +60,14 @@ export function StreamingMarkdown({
       : chunks.length;
   useLayoutEffect(() => {
     shown.current = count;
-  });
+  }, [count]);
   const behind = count < chunks.length;
+  // Each step shows more: the next frame shows the next ones, until it has caught up.
   useEffect(() => {
-    if (!behind) return;
+    if (count >= chunks.length) return;
     const frame = requestAnimationFrame(nextFrame);
     return () => cancelAnimationFrame(frame);
-  });
+  }, [count, chunks.length]);
   if (pending) {
     // Restored in bulk: the words now, the formatting once it is near the viewport or idle.
     return (

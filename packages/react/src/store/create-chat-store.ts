@@ -1,8 +1,4 @@
-import {
-  type ContentBlockParam,
-  createStreamError,
-  type MessageParam,
-} from '@message-stream/core';
+import { type ContentBlockParam, createStreamError, type MessageParam } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { attachmentBlock, resolveAttachments } from './attachments.js';
 import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
