@@ -91,6 +91,65 @@ function ThemeToggle({
   );
 }
 
+/** The mock's scenario: the fixture (or the prompt's words), a fault to inject, the speed. */
+function ScenarioPicker({
+  scenario,
+  onChange,
+  fixtures,
+  described,
+}: {
+  scenario: Scenario;
+  onChange: (scenario: Scenario) => void;
+  fixtures: readonly FixtureChoice[];
+  /** What the picked fixture (or the automatic pick) answers with. */
+  described: string | undefined;
+}): ReactElement {
+  return (
+    <fieldset className="demo__scenario">
+      <legend>Scenario</legend>
+      <label className="demo__field">
+        <span>Fixture</span>
+        <select
+          value={scenario.fixture}
+          onChange={(e) => onChange({ ...scenario, fixture: e.target.value })}
+        >
+          <option value={AUTO}>Auto: fits the prompt</option>
+          {fixtures.map((f) => (
+            <option key={f.name} value={f.name} title={f.description}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {described ? <p className="demo__hint">{described}</p> : null}
+      <label className="demo__field">
+        <span>Fault</span>
+        <select
+          value={scenario.fault}
+          onChange={(e) => onChange({ ...scenario, fault: e.target.value as FaultLabel })}
+        >
+          {Object.keys(FAULTS).map((label) => (
+            <option key={label} value={label}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="demo__field">
+        <span>Speed</span>
+        <select
+          value={scenario.speed}
+          onChange={(e) => onChange({ ...scenario, speed: e.target.value as Speed })}
+        >
+          <option value="fast">fast</option>
+          <option value="realistic">realistic</option>
+          <option value="slow">slow</option>
+        </select>
+      </label>
+    </fieldset>
+  );
+}
+
 export function App({
   live,
   fixtures = [],
@@ -166,50 +225,12 @@ export function App({
           <aside id="demo-settings" className="demo__settings" hidden={!settingsOpen}>
             <ThreadList store={threads} className="demo__threads" />
             <div className="demo__panel-foot">
-              <fieldset className="demo__scenario">
-                <legend>Scenario</legend>
-                <label className="demo__field">
-                  <span>Fixture</span>
-                  <select
-                    value={scenario.fixture}
-                    onChange={(e) => setScenario({ ...scenario, fixture: e.target.value })}
-                  >
-                    <option value={AUTO}>Auto: fits the prompt</option>
-                    {fixtures.map((f) => (
-                      <option key={f.name} value={f.name} title={f.description}>
-                        {f.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                {described ? <p className="demo__hint">{described}</p> : null}
-                <label className="demo__field">
-                  <span>Fault</span>
-                  <select
-                    value={scenario.fault}
-                    onChange={(e) =>
-                      setScenario({ ...scenario, fault: e.target.value as FaultLabel })
-                    }
-                  >
-                    {Object.keys(FAULTS).map((label) => (
-                      <option key={label} value={label}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="demo__field">
-                  <span>Speed</span>
-                  <select
-                    value={scenario.speed}
-                    onChange={(e) => setScenario({ ...scenario, speed: e.target.value as Speed })}
-                  >
-                    <option value="fast">fast</option>
-                    <option value="realistic">realistic</option>
-                    <option value="slow">slow</option>
-                  </select>
-                </label>
-              </fieldset>
+              <ScenarioPicker
+                scenario={scenario}
+                onChange={setScenario}
+                fixtures={fixtures}
+                described={described}
+              />
               <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--panel" />
               <details className="demo__about">
                 <summary>About this demo</summary>
