@@ -4,8 +4,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatStream, createChatStore } from '../../src/index.js';
-import { fixture, scriptedFetch, sse, textAnswer } from '../store/support.js';
+import { type AssistantTurn, ChatStream, createChatStore } from '../../src/index.js';
+import { fixture, scriptedFetch, sse, textAnswer, toolIds } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
@@ -42,13 +42,6 @@ function setup(scenario: string, extra: Partial<Parameters<typeof createChatStor
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 
-/** The id of the last answer's tool call. */
-function toolUseIdOf(store: ReturnType<typeof createChatStore>): string {
-  const turn = store.getState().turns.at(-1);
-  const blocks = turn?.role === 'assistant' ? (toMessage(turn.stream)?.content ?? []) : [];
-  return (blocks.find((b) => b.type === 'tool_use') as { id: string }).id;
-}
-
 describe('<ChatStream/> with a tool that needs approval', () => {
   it('offers no Copy, Regenerate or feedback on an answer while its tool waits, then does', async () => {
     const { fetch } = scriptedFetch(
@@ -71,7 +64,8 @@ describe('<ChatStream/> with a tool that needs approval', () => {
       within(asking[0] as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
     ).toBeNull();
 
-    await act(() => store.getState().approveToolCall(toolUseIdOf(store)));
+    const [id] = toolIds(store.getState().turns.at(-1) as AssistantTurn);
+    await act(() => store.getState().approveToolCall(id as string));
     await waitFor(() => expect(store.getState().status).toBe('complete'));
     const [first, second] = within(log()).getAllByRole('article', { name: 'Assistant' });
     expect(

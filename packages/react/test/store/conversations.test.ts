@@ -1,7 +1,7 @@
 import { accumulate, type StreamState, toMessage, validateMessages } from '@message-stream/core';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
-import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+import { fixture, offsetAfter, scriptedFetch, sse, textAnswer, toolIds } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 const answers = (state: ChatState) =>
@@ -11,10 +11,6 @@ const textOf = (stream: StreamState) =>
   (toMessage(stream)?.content ?? [])
     .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
     .join('');
-const toolIds = (turn: AssistantTurn) =>
-  (toMessage(turn.stream)?.content ?? [])
-    .filter((b) => b.type === 'tool_use')
-    .map((b) => (b as { id: string }).id);
 type Sent = Array<{ role: string; content: unknown }>;
 
 describe('tool approval', () => {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { toMessage } from '@message-stream/core';
 import { sseEvent } from '@message-stream/mock';
+import type { AssistantTurn } from '../../src/index.js';
 
 const fixturesDir = join(
   dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
@@ -108,3 +110,9 @@ export function textAnswer(text: string, id = 'msg_cont'): string {
   );
   return events.map(sseEvent).join('');
 }
+
+/** The ids of an answer's tool calls, in order. */
+export const toolIds = (turn: AssistantTurn): string[] =>
+  (toMessage(turn.stream)?.content ?? [])
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => (b as { id: string }).id);
