@@ -18,6 +18,7 @@ const RECENT_LABELS: Readonly<Record<RecentSection, string>> = {
   yesterday: 'Yesterday',
   week: 'Previous 7 days',
   month: 'Previous 30 days',
+  older: 'Older',
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,8 +54,9 @@ export function threadSections(
     const at = thread.updatedAt;
     let key: string;
     let label: string;
-    const recent: RecentSection | null =
-      at >= midnight
+    const recent: RecentSection | null = !Number.isFinite(at)
+      ? 'older'
+      : at >= midnight
         ? 'today'
         : at >= midnight - DAY_MS
           ? 'yesterday'

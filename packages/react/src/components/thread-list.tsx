@@ -22,8 +22,11 @@ export interface ThreadListProps {
   className?: string;
 }
 
-/** The date headings measured back from today (older threads go under their month). */
-export type RecentSection = 'today' | 'yesterday' | 'week' | 'month';
+/**
+ * The date headings measured back from today; older threads go under their month, and
+ * `older` takes a thread whose time is unknown.
+ */
+export type RecentSection = 'today' | 'yesterday' | 'week' | 'month' | 'older';
 
 /**
  * The threads, most recently active first: a button to start a new one, and per thread a

@@ -7,6 +7,7 @@
  * back it is finished (or still going); nothing is lost and nothing is stopped behind your
  * back. Call `chatOf(id).getState().stop()` to stop it yourself. Deleting a thread stops it.
  */
+import { isPlainObject } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ChatStore, createChatStore } from './create-chat-store.js';
 import { clearPersisted, recordStorage, type StorageChoice } from './effects/persistence.js';
@@ -84,6 +85,25 @@ const textOfTurn = (turn: Turn | undefined): string => {
     .map((block) => (block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
     .join(' ');
 };
+
+/** A finite time, or 0 (a saved record from another version, or damaged). */
+const timeOr0 = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
+
+/**
+ * A saved thread summary as the list can show it, or null when it names no thread. Its title
+ * and times are repaired rather than trusted: storage can hold anything.
+ */
+function savedSummary(value: unknown, untitled: string): ThreadSummary | null {
+  if (!isPlainObject(value) || typeof value.id !== 'string' || value.id === '') return null;
+  return {
+    id: value.id,
+    title: typeof value.title === 'string' && value.title !== '' ? value.title : untitled,
+    renamed: value.renamed === true,
+    createdAt: timeOr0(value.createdAt),
+    updatedAt: timeOr0(value.updatedAt),
+  };
+}
 
 const byActivity = (threads: ThreadSummary[]): ThreadSummary[] =>
   threads.sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
@@ -198,9 +218,13 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     restored = list
       .read()
       .then((saved) => {
-        const value = saved as { threads?: ThreadSummary[]; activeId?: string | null } | undefined;
+        const value = saved as { threads?: unknown[]; activeId?: string | null } | undefined;
         if (!Array.isArray(value?.threads) || store.getState().threads.length > 0) return;
-        const threads = byActivity(value.threads.filter((t) => typeof t?.id === 'string'));
+        const threads = byActivity(
+          value.threads
+            .map((t) => savedSummary(t, untitled))
+            .filter((t): t is ThreadSummary => t !== null),
+        );
         const activeId = threads.some((t) => t.id === value.activeId)
           ? (value.activeId as string)
           : (threads[0]?.id ?? null);

@@ -102,6 +102,20 @@ describe('ThreadList date headings', () => {
     }
   });
 
+  it('puts a thread whose time is not a number under Older instead of failing', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    act(() => {
+      const id = threads.getState().newThread();
+      threads.getState().renameThread(id, 'Odd one');
+      threads.setState((state) => ({
+        threads: state.threads.map((thread) => ({ ...thread, updatedAt: Number.NaN })),
+      }));
+    });
+    render(<ThreadList store={threads} />);
+    const older = await screen.findByRole('list', { name: 'Older' });
+    expect(within(older).getByRole('button', { name: 'Odd one' })).toBeDefined();
+  });
+
   it('takes other words for the relative headings, or none at all', async () => {
     const threads = createThreadStore({ chat: { request, batch: false } });
     act(() => {

@@ -180,3 +180,39 @@ describe('createThreadStore: a saved list that cannot be read', () => {
     expect(saved.get('app/threads')).toBe('{"state": not json');
   });
 });
+
+describe('createThreadStore: a saved list with damaged records', () => {
+  it('repairs titles and times, leaves out what names no thread, and keeps the rest', async () => {
+    const saved = new Map([
+      [
+        'app/threads',
+        JSON.stringify({
+          threads: [
+            { id: 'a', title: 'Kept', renamed: true, createdAt: 1, updatedAt: 5 },
+            { id: 'b', title: 42, createdAt: 'yesterday', updatedAt: null },
+            { title: 'no id' },
+            'not a thread',
+            { id: 'c', title: 'Newer', createdAt: 2, updatedAt: 9 },
+          ],
+          activeId: 'b',
+        }),
+      ],
+    ]);
+    const storage = {
+      getItem: (key: string) => saved.get(key) ?? null,
+      setItem: (key: string, value: string) => void saved.set(key, value),
+      removeItem: (key: string) => void saved.delete(key),
+    };
+    const threads = createThreadStore({
+      chat: { request, batch: false },
+      persist: { name: 'app', storage },
+    });
+    await threads.restored;
+    expect(threads.getState().threads).toEqual([
+      { id: 'c', title: 'Newer', renamed: false, createdAt: 2, updatedAt: 9 },
+      { id: 'a', title: 'Kept', renamed: true, createdAt: 1, updatedAt: 5 },
+      { id: 'b', title: 'New conversation', renamed: false, createdAt: 0, updatedAt: 0 },
+    ]);
+    expect(threads.getState().activeId).toBe('b');
+  });
+});
