@@ -16,7 +16,7 @@ import {
   storeRunsTools,
 } from './effects/tool-loop.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
-import { branchInfo, linearTree, nodeOf, ROOT } from './tree.js';
+import { branchInfo, linearTree, nodeOf, parentOf, ROOT, turnCount } from './tree.js';
 import type { AssistantTurn, ChatState, ChatStoreOptions, Turn } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
@@ -215,7 +215,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         const target = answerById(turnId);
         if (target === undefined) return;
         await stopAndSettle();
-        const parentId = model.tree.parents[target.id] ?? ROOT;
+        const parentId = parentOf(model.tree, target.id) ?? ROOT;
         // The parent must be shown for its path to be the request's.
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
         await ctx.answer(parentId, 0);
@@ -226,7 +226,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         const target = nodeOf(model.tree, turnId);
         if (target?.role !== 'user') return;
         await stopAndSettle();
-        const parentId = model.tree.parents[turnId] ?? ROOT;
+        const parentId = parentOf(model.tree, turnId) ?? ROOT;
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
         const turn: Turn = { id: newId('user'), role: 'user', content };
         dispatch({ type: 'user-turn-added', turn, parentId });
@@ -260,7 +260,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           subscribe: (listener) => store.subscribe(listener),
           restore(tree) {
             // A conversation begun before the read finished is not overwritten.
-            if (Object.keys(model.tree.nodes).length === 0) dispatch({ type: 'replaced', tree });
+            if (turnCount(model.tree) === 0) dispatch({ type: 'replaced', tree });
           },
           report(error, operation) {
             const info = { name: persistOptions.name, operation };

@@ -11,6 +11,7 @@ import { isPlainObject } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ChatStore, createChatStore } from './create-chat-store.js';
 import { clearPersisted, recordStorage, type StorageChoice } from './effects/persistence.js';
+import { turnCount } from './tree.js';
 import type { ChatPersistStorage, ChatStoreOptions, PersistErrorInfo, Turn } from './types.js';
 
 export interface ThreadSummary {
@@ -140,10 +141,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       persist: persist ? { name: `${persist.name}/${id}`, storage: persist.storage } : false,
       ...(options.onPersistError ? { onPersistError: options.onPersistError } : {}),
     });
-    // Turns are added only with a new `parents` map (a streaming answer replaces its turn and
-    // keeps it), so most states are told apart without counting the conversation's turns.
-    let parents = chat.getState().tree.parents;
-    let count = Object.keys(parents).length;
+    // A new tree each time a turn is added or replaced (a streaming answer, every frame);
+    // counting its turns costs the same at any length (turnCount reads no whole record).
+    let tree = chat.getState().tree;
+    let count = turnCount(tree);
     // The saved conversation read back (opening a thread after a reload) is no activity:
     // the thread keeps its place in the list. (A message sent before the read finished,
     // within the first milliseconds, does not move the thread up either.)
@@ -153,9 +154,9 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     };
     void chat.restored.then(restoredNow, restoredNow);
     const unsubscribe = chat.subscribe((state) => {
-      if (state.tree.parents === parents) return;
-      parents = state.tree.parents;
-      const nodes = Object.keys(parents).length;
+      if (state.tree === tree) return;
+      tree = state.tree;
+      const nodes = turnCount(tree);
       if (nodes === count) return;
       const grew = nodes > count && !restoring;
       count = nodes;

@@ -107,6 +107,18 @@ const withTree = (model: ChatModel, tree: ConversationTree): ChatModel => ({
   turns: activePath(tree),
 });
 
+/**
+ * The model with `turn` added under `parentId` and shown. Under the last shown turn (a
+ * message sent, an answer begun: every send) the path grows by that turn without being
+ * walked again; elsewhere (an edit, a regenerate) the new path is walked.
+ */
+function withChild(model: ChatModel, parentId: string, turn: Turn): ChatModel {
+  const tree = addChild(model.tree, parentId, turn);
+  const last = model.turns.at(-1);
+  const appended = last === undefined ? parentId === ROOT : last.id === parentId;
+  return appended ? { ...model, tree, turns: [...model.turns, turn] } : withTree(model, tree);
+}
+
 /** Replaces one answer, in the tree and (when shown) in the path, keeping other objects. */
 function updateAnswer(
   model: ChatModel,
@@ -148,14 +160,14 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
     case 'user-turn-added':
       // A user turn is added only to be sent: the request is as good as out.
       return {
-        ...withTree(model, addChild(model.tree, action.parentId, action.turn)),
+        ...withChild(model, action.parentId, action.turn),
         status: 'submitted',
         error: null,
       };
 
     case 'answer-started':
       return {
-        ...withTree(model, addChild(model.tree, action.parentId, action.turn)),
+        ...withChild(model, action.parentId, action.turn),
         status: 'submitted',
         error: null,
         live: action.turn.id,

@@ -13,13 +13,17 @@ export const emptyTree = (): ConversationTree => ({
 /** The shown path: from the root, the selected child of each turn, down to a leaf. */
 export function activePath(tree: ConversationTree): Turn[] {
   const path: Turn[] = [];
+  const node = readerOf(tree, 'nodes');
+  const childrenOfTurn = readerOf(tree, 'children');
+  const selectedOfTurn = readerOf(tree, 'selected');
   let parent = ROOT;
   // Bounded by the number of turns: a corrupted (cyclic) tree read from storage cannot hang.
-  for (let guard = Object.keys(tree.nodes).length; guard >= 0; guard--) {
-    const children = tree.children[parent];
+  for (let guard = turnCount(tree); guard >= 0; guard--) {
+    const children = childrenOfTurn(parent);
     if (children === undefined || children.length === 0) break;
-    const index = clampIndex(tree.selected[parent] ?? children.length - 1, children.length);
-    const turn = tree.nodes[children[index] as string];
+    const index = clampIndex(selectedOfTurn(parent) ?? children.length - 1, children.length);
+    const id = children[index] as string;
+    const turn = node(id);
     if (turn === undefined) break;
     path.push(turn);
     parent = turn.id;
@@ -30,93 +34,181 @@ export function activePath(tree: ConversationTree): Turn[] {
 const clampIndex = (index: number, count: number): number =>
   Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : count - 1;
 
-/** Adds `turn` under `parentId` as its newest child, and shows it. */
-export function addChild(tree: ConversationTree, parentId: string, turn: Turn): ConversationTree {
-  const siblings = [...(tree.children[parentId] ?? []), turn.id];
-  return {
-    nodes: { ...tree.nodes, [turn.id]: turn },
-    parents: { ...tree.parents, [turn.id]: parentId },
-    children: { ...tree.children, [parentId]: siblings },
-    selected: { ...tree.selected, [parentId]: siblings.length - 1 },
-  };
-}
+type RecordKey = keyof ConversationTree;
+type Value<K extends RecordKey> = ConversationTree[K][string];
 
 /**
- * The turns a tree from `replaceNode` replaced, over the `nodes` of the tree it came from.
- * `nodes` is built from them when first read (then kept in `built`): copying a record of
- * 1,000 turns is about half a millisecond, and a streaming answer replaces its turn on every
- * frame, where nothing reads the whole record. Neither `base` nor `changes` is ever changed,
- * so a past tree keeps showing what it showed.
+ * A record of a tree written as the record it came from plus a few changed entries. The
+ * record is built from them when first read (then kept in `built`): copying a record of
+ * 2,000 turns costs over a millisecond, and a streaming answer replaces its turn on every
+ * frame, a send adds two turns, where nothing reads the whole record. Neither `base` nor
+ * `changes` is ever changed, so a past tree keeps showing what it showed; trees that share a
+ * record share this object, so the record they read is one object too.
  */
-interface Replaced {
-  readonly base: Readonly<Record<string, Turn>>;
-  readonly changes: ReadonlyMap<string, Turn>;
-  built: Readonly<Record<string, Turn>> | undefined;
+class LazyRecord<V> {
+  built: Readonly<Record<string, V>> | undefined = undefined;
+  constructor(
+    readonly base: Readonly<Record<string, V>>,
+    readonly changes: ReadonlyMap<string, V>,
+  ) {}
 }
 
-const replaced = new WeakMap<ConversationTree, Replaced>();
+type LazyRecords = { [K in RecordKey]?: LazyRecord<Value<K>> };
 
-/** Past this many different turns replaced without a read, `nodes` is built (a map copy per frame would grow too). */
+const lazyRecords = new WeakMap<ConversationTree, LazyRecords>();
+
+/** Past this many entries changed without a read, the record is built (a map copy per change would grow too). */
 const MAX_CHANGES = 16;
 
-function buildNodes(overlay: Replaced): Readonly<Record<string, Turn>> {
-  if (overlay.built === undefined) {
-    const nodes: Record<string, Turn> = { ...overlay.base };
+function build<V>(lazy: LazyRecord<V>): Readonly<Record<string, V>> {
+  if (lazy.built === undefined) {
+    const record: Record<string, V> = { ...lazy.base };
     // Defined, not assigned: an id like `__proto__` stays an own entry.
-    for (const [id, turn] of overlay.changes)
-      Object.defineProperty(nodes, id, {
-        value: turn,
+    for (const [id, value] of lazy.changes)
+      Object.defineProperty(record, id, {
+        value,
         enumerable: true,
         writable: true,
         configurable: true,
       });
-    overlay.built = nodes;
+    lazy.built = record;
   }
-  return overlay.built;
+  return lazy.built;
 }
 
-const NODES_PROPERTY: PropertyDescriptor = {
-  get(this: ConversationTree) {
-    const overlay = replaced.get(this);
-    return overlay === undefined ? undefined : buildNodes(overlay);
-  },
-  enumerable: true,
-  configurable: true,
-};
+/** The unbuilt lazy record behind `tree[key]`, if it is one. */
+function pendingRecord<K extends RecordKey>(
+  tree: ConversationTree,
+  key: K,
+): LazyRecord<Value<K>> | undefined {
+  const lazy = lazyRecords.get(tree)?.[key] as LazyRecord<Value<K>> | undefined;
+  return lazy !== undefined && lazy.built === undefined ? lazy : undefined;
+}
 
-/** One turn of `tree` by id, without building a lazily replaced tree's `nodes`. */
-export function nodeOf(tree: ConversationTree, id: string): Turn | undefined {
-  const overlay = replaced.get(tree);
-  if (overlay === undefined || overlay.built !== undefined) {
-    return Object.hasOwn(tree.nodes, id) ? tree.nodes[id] : undefined;
+/** Reads entries of a tree's record, without building a lazy record. */
+function readerOf<K extends RecordKey>(
+  tree: ConversationTree,
+  key: K,
+): (id: string) => Value<K> | undefined {
+  const lazy = pendingRecord(tree, key);
+  const record = (lazy?.base ?? tree[key]) as Readonly<Record<string, Value<K>>>;
+  const changes = lazy?.changes;
+  return (id) => {
+    if (changes?.has(id)) return changes.get(id);
+    return Object.hasOwn(record, id) ? record[id] : undefined;
+  };
+}
+
+/** One entry of a tree's record, without building a lazy record. */
+const entryOf = <K extends RecordKey>(tree: ConversationTree, key: K, id: string) =>
+  readerOf(tree, key)(id);
+
+/** One turn of `tree` by id, without building the tree's records. */
+export const nodeOf = (tree: ConversationTree, id: string): Turn | undefined =>
+  entryOf(tree, 'nodes', id);
+/** A turn's parent id (`''` for a first turn), without building the tree's records. */
+export const parentOf = (tree: ConversationTree, id: string): string | undefined =>
+  entryOf(tree, 'parents', id);
+const childrenOf = (tree: ConversationTree, id: string): readonly string[] | undefined =>
+  entryOf(tree, 'children', id);
+const selectedOf = (tree: ConversationTree, id: string): number | undefined =>
+  entryOf(tree, 'selected', id);
+
+/** `tree[key]` as a lazy record with `id` set to `value`. */
+function withEntry<K extends RecordKey>(
+  tree: ConversationTree,
+  key: K,
+  id: string,
+  value: Value<K>,
+): LazyRecord<Value<K>> {
+  const pending = pendingRecord(tree, key);
+  const changes = new Map(pending?.changes);
+  changes.set(id, value);
+  return new LazyRecord(
+    pending?.base ?? (tree[key] as Readonly<Record<string, Value<K>>>),
+    changes,
+  );
+}
+
+/** `tree[key]` as the next tree takes it unchanged: the same value, or the same lazy record. */
+const kept = <K extends RecordKey>(tree: ConversationTree, key: K) =>
+  lazyRecords.get(tree)?.[key] ?? tree[key];
+
+/**
+ * A tree from its four records, each a plain record or a lazy one. A lazy record is an own,
+ * enumerable accessor built on first read, so the tree reads (and serializes) as the plain
+ * tree it stands for.
+ */
+function treeOf(
+  records: {
+    readonly [K in RecordKey]: LazyRecord<Value<K>> | ConversationTree[K];
+  },
+): ConversationTree {
+  const tree: Record<string, unknown> = {};
+  const lazy: Record<string, LazyRecord<unknown>> = {};
+  for (const key of ['nodes', 'parents', 'children', 'selected'] as const) {
+    const record: LazyRecord<unknown> | object = records[key];
+    if (!(record instanceof LazyRecord)) {
+      tree[key] = record;
+      continue;
+    }
+    if (record.built === undefined && record.changes.size > MAX_CHANGES) build(record);
+    lazy[key] = record;
+    Object.defineProperty(tree, key, {
+      get: () => build(record),
+      enumerable: true,
+      configurable: true,
+    });
   }
-  const changed = overlay.changes.get(id);
-  if (changed !== undefined) return changed;
-  return Object.hasOwn(overlay.base, id) ? overlay.base[id] : undefined;
+  const next = tree as unknown as ConversationTree;
+  if (Object.keys(lazy).length > 0) lazyRecords.set(next, lazy as LazyRecords);
+  return next;
+}
+
+/**
+ * Adds `turn` under `parentId` as its newest child, and shows it. Costs the same at any
+ * length of conversation (each record is lazy, see `LazyRecord`).
+ */
+export function addChild(tree: ConversationTree, parentId: string, turn: Turn): ConversationTree {
+  const siblings = [...(childrenOf(tree, parentId) ?? []), turn.id];
+  return treeOf({
+    nodes: withEntry(tree, 'nodes', turn.id, turn),
+    parents: withEntry(tree, 'parents', turn.id, parentId),
+    children: withEntry(tree, 'children', parentId, siblings),
+    selected: withEntry(tree, 'selected', parentId, siblings.length - 1),
+  });
 }
 
 /**
  * Replaces one turn (same id, same place). Costs the same at any length of conversation:
- * the new tree's `nodes` is an own, enumerable accessor built on first read.
+ * the new tree's `nodes` is lazy, its other records are the old tree's.
  */
 export function replaceNode(tree: ConversationTree, turn: Turn): ConversationTree {
-  const overlay = replaced.get(tree);
-  const pending = overlay !== undefined && overlay.built === undefined ? overlay : undefined;
-  const changes = new Map(pending?.changes);
-  changes.set(turn.id, turn);
-  const next = {
-    parents: tree.parents,
-    children: tree.children,
-    selected: tree.selected,
-  } as ConversationTree;
-  replaced.set(next, {
-    base: pending === undefined ? tree.nodes : pending.base,
-    changes,
-    built: undefined,
+  return treeOf({
+    nodes: withEntry(tree, 'nodes', turn.id, turn),
+    parents: kept(tree, 'parents'),
+    children: kept(tree, 'children'),
+    selected: kept(tree, 'selected'),
   });
-  Object.defineProperty(next, 'nodes', NODES_PROPERTY);
-  if (changes.size > MAX_CHANGES) void next.nodes;
-  return next;
+}
+
+const recordSizes = new WeakMap<object, number>();
+const sizeOf = (record: object): number => {
+  let size = recordSizes.get(record);
+  if (size === undefined) {
+    size = Object.keys(record).length;
+    recordSizes.set(record, size);
+  }
+  return size;
+};
+
+/** How many turns `tree` holds, without building its records (each base is counted once). */
+export function turnCount(tree: ConversationTree): number {
+  const lazy = pendingRecord(tree, 'nodes');
+  if (lazy === undefined) return sizeOf(tree.nodes);
+  let added = 0;
+  for (const id of lazy.changes.keys()) if (!Object.hasOwn(lazy.base, id)) added++;
+  return sizeOf(lazy.base) + added;
 }
 
 /** A straight conversation (no branches) as a tree. */
@@ -143,8 +235,8 @@ export function linearTree(turns: readonly Turn[]): ConversationTree {
 }
 
 export function branchInfo(tree: ConversationTree, turnId: string): BranchInfo {
-  const parent = tree.parents[turnId];
-  const siblings = parent === undefined ? undefined : tree.children[parent];
+  const parent = parentOf(tree, turnId);
+  const siblings = parent === undefined ? undefined : childrenOf(tree, parent);
   const index = siblings?.indexOf(turnId) ?? -1;
   if (siblings === undefined || index < 0) return { index: 0, count: 1 };
   return { index, count: siblings.length };
@@ -156,21 +248,26 @@ export function selectSibling(
   turnId: string,
   index: number,
 ): ConversationTree {
-  const parent = tree.parents[turnId];
-  const siblings = parent === undefined ? undefined : tree.children[parent];
+  const parent = parentOf(tree, turnId);
+  const siblings = parent === undefined ? undefined : childrenOf(tree, parent);
   if (parent === undefined || siblings === undefined) return tree;
   if (!Number.isInteger(index) || index < 0 || index >= siblings.length) return tree;
-  if ((tree.selected[parent] ?? siblings.length - 1) === index) return tree;
-  return { ...tree, selected: { ...tree.selected, [parent]: index } };
+  if ((selectedOf(tree, parent) ?? siblings.length - 1) === index) return tree;
+  return treeOf({
+    nodes: kept(tree, 'nodes'),
+    parents: kept(tree, 'parents'),
+    children: kept(tree, 'children'),
+    selected: withEntry(tree, 'selected', parent, index),
+  });
 }
 
 /** Which sibling of `turnId`'s group is shown (whichever sibling `turnId` is), and how many. */
 export function shownBranch(tree: ConversationTree, turnId: string): BranchInfo {
-  const parent = tree.parents[turnId];
-  const siblings = parent === undefined ? undefined : tree.children[parent];
+  const parent = parentOf(tree, turnId);
+  const siblings = parent === undefined ? undefined : childrenOf(tree, parent);
   if (parent === undefined || siblings === undefined || siblings.length === 0) {
     return { index: 0, count: 1 };
   }
-  const selected = tree.selected[parent] ?? siblings.length - 1;
+  const selected = selectedOf(tree, parent) ?? siblings.length - 1;
   return { index: Math.min(Math.max(selected, 0), siblings.length - 1), count: siblings.length };
 }

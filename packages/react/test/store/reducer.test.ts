@@ -6,7 +6,7 @@ import {
   chatReducer,
   initialModel,
 } from '../../src/store/reducer.js';
-import { linearTree } from '../../src/store/tree.js';
+import { activePath, linearTree } from '../../src/store/tree.js';
 import type { AssistantTurn, UserTurn } from '../../src/store/types.js';
 
 const user = (id: string, content = id): UserTurn => ({ id, role: 'user', content });
@@ -24,6 +24,37 @@ const complete: StreamState = { ...createStreamState(), status: 'complete', stop
 const apply = (actions: ChatAction[], model = initialModel()) => actions.reduce(chatReducer, model);
 
 describe('chatReducer', () => {
+  it('shows an added turn as the path of its tree, under the last turn or elsewhere', () => {
+    let model = initialModel(linearTree([user('u1'), answer('a1')]));
+    const steps: ChatAction[] = [
+      { type: 'user-turn-added', turn: user('u2'), parentId: 'a1' },
+      { type: 'answer-started', turn: answer('a2'), parentId: 'u2' },
+      // An edit: a sibling of u2, under a turn that is not the last one.
+      { type: 'user-turn-added', turn: user('u2b'), parentId: 'a1' },
+      { type: 'answer-started', turn: answer('a2b'), parentId: 'u2b' },
+      // A first message of another branch at the root.
+      { type: 'user-turn-added', turn: user('u0'), parentId: '' },
+    ];
+    const paths: string[][] = [];
+    for (const step of steps) {
+      model = chatReducer(model, step);
+      expect(model.turns).toEqual(activePath(model.tree));
+      paths.push(model.turns.map((turn) => turn.id));
+    }
+    expect(paths).toEqual([
+      ['u1', 'a1', 'u2'],
+      ['u1', 'a1', 'u2', 'a2'],
+      ['u1', 'a1', 'u2b'],
+      ['u1', 'a1', 'u2b', 'a2b'],
+      ['u0'],
+    ]);
+    // The earlier turns are the same objects: memoized messages do not render again.
+    const start = initialModel(linearTree([user('u1'), answer('a1')]));
+    const sent = chatReducer(start, steps[0] as ChatAction);
+    expect(sent.turns.slice(0, 2)).toEqual(start.turns);
+    for (const [i, turn] of start.turns.entries()) expect(sent.turns[i]).toBe(turn);
+  });
+
   it('walks a send through submitted, streaming and complete', () => {
     const statuses: string[] = [];
     let model = initialModel();

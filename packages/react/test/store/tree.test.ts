@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   activePath,
   addChild,
+  branchInfo,
   emptyTree,
   linearTree,
   nodeOf,
+  parentOf,
   ROOT,
   replaceNode,
+  selectSibling,
+  turnCount,
 } from '../../src/store/tree.js';
 import type { ConversationTree, Turn, UserTurn } from '../../src/store/types.js';
 
@@ -48,17 +52,26 @@ describe('linearTree', () => {
   });
 });
 
-/** A tree whose `nodes` counts how often something walked all of its keys. */
+/** A tree whose records count how often something walked all of their keys. */
 function watchedTree(count: number): { tree: ConversationTree; walks: () => number } {
   const plain = linearTree(Array.from({ length: count }, (_, i) => user(`t${i}`)));
   let walks = 0;
-  const nodes = new Proxy(plain.nodes, {
-    ownKeys(target) {
-      walks++;
-      return Reflect.ownKeys(target);
+  const watched = <T extends object>(record: T): T =>
+    new Proxy(record, {
+      ownKeys(target) {
+        walks++;
+        return Reflect.ownKeys(target);
+      },
+    });
+  return {
+    tree: {
+      nodes: watched(plain.nodes),
+      parents: watched(plain.parents),
+      children: watched(plain.children),
+      selected: watched(plain.selected),
     },
-  });
-  return { tree: { ...plain, nodes }, walks: () => walks };
+    walks: () => walks,
+  };
 }
 
 describe('replaceNode', () => {
@@ -104,5 +117,72 @@ describe('replaceNode', () => {
     const fourth = replaceNode(third, user('a'));
     expect(nodeOf(fourth, 'b')).toEqual({ id: 'b', role: 'user', content: 'b2' });
     expect(fourth.nodes.a).toEqual(user('a'));
+  });
+});
+
+describe('addChild', () => {
+  it('adds a turn without walking the conversation, however long it is and however often', () => {
+    const { tree, walks } = watchedTree(2000);
+    let next = tree;
+    let parent = 't1999';
+    for (let i = 0; i < 200; i++) {
+      next = addChild(next, parent, user(`n${i}`));
+      parent = `n${i}`;
+      // What a send reads: the new turn, its parent, its branches, the count of turns.
+      expect(nodeOf(next, parent)).toEqual(user(parent));
+      expect(branchInfo(next, parent)).toEqual({ index: 0, count: 1 });
+      expect(turnCount(next)).toBe(2001 + i);
+    }
+    // Past MAX_CHANGES the records are rebuilt now and then: bounded, not once per turn.
+    const rebuilt = walks();
+    expect(rebuilt).toBeLessThanOrEqual(4 * Math.ceil(200 / 16) + 1);
+    expect(parentOf(next, 'n0')).toBe('t1999');
+    expect(nodeOf(next, 'toString')).toBeUndefined();
+    expect(turnCount(tree)).toBe(2000);
+  });
+
+  it('reads as the plain tree it stands for, and past trees keep what they showed', () => {
+    const first = linearTree([user('a'), user('b')]);
+    const second = addChild(first, 'a', user('__proto__'));
+    const third = addChild(second, '__proto__', user('c'));
+    const plain = {
+      nodes: { a: user('a'), b: user('b'), ['__proto__']: user('__proto__'), c: user('c') },
+      parents: { a: ROOT, b: 'a', ['__proto__']: 'a', c: '__proto__' },
+      children: { [ROOT]: ['a'], a: ['b', '__proto__'], ['__proto__']: ['c'] },
+      selected: { [ROOT]: 0, a: 1, ['__proto__']: 0 },
+    };
+    expect(JSON.parse(JSON.stringify(third))).toEqual(plain);
+    expect(structuredClone(third)).toEqual(third);
+    expect(Object.hasOwn(third.parents, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(third.children)).toBe(Object.prototype);
+    expect(third.children).toBe(third.children);
+    expect(activePath(third).map((turn) => turn.id)).toEqual(['a', '__proto__', 'c']);
+    expect(turnCount(third)).toBe(4);
+    // The older trees still show their own branches.
+    expect(activePath(first).map((turn) => turn.id)).toEqual(['a', 'b']);
+    expect(activePath(second).map((turn) => turn.id)).toEqual(['a', '__proto__']);
+    expect(nodeOf(second, 'c')).toBeUndefined();
+    expect(first.children.a).toEqual(['b']);
+    // A branch chosen on a lazy tree, and a turn replaced on it, read as usual.
+    const back = selectSibling(third, 'b', 0);
+    expect(activePath(back).map((turn) => turn.id)).toEqual(['a', 'b']);
+    expect(back.selected).toEqual({ ...plain.selected, a: 0 });
+    expect(back.nodes).toEqual(plain.nodes);
+    const replaced = replaceNode(third, { id: 'c', role: 'user', content: 'c2' });
+    expect(replaced.parents).toBe(third.parents);
+    expect(nodeOf(replaced, 'c')).toEqual({ id: 'c', role: 'user', content: 'c2' });
+    expect(nodeOf(third, 'c')).toEqual(user('c'));
+  });
+});
+
+describe('activePath', () => {
+  it('ends in a corrupted, cyclic tree, after as many steps as it has turns', () => {
+    const tree: ConversationTree = {
+      nodes: { a: user('a'), b: user('b') },
+      parents: { a: 'b', b: 'a' },
+      children: { [ROOT]: ['a'], a: ['b'], b: ['a'] },
+      selected: {},
+    };
+    expect(activePath(tree).map((turn) => turn.id)).toEqual(['a', 'b', 'a']);
   });
 });
