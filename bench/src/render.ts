@@ -691,7 +691,8 @@ export function renderTable(result: RenderResult): string {
       "delta grow with its square (assistant-ui's single run took over ten minutes at 5,000 here). " +
       'Every contender gets these bytes from ' +
       "the mock's `createMockFetch` at full speed (no pacing, one chunk per event), each read " +
-      'handed over in a task of its own as a network read would be (bench/render/src/net.ts), ' +
+      'handed over in a task of its own as a network read would be, and the request read by ' +
+      'the mock in a task after the one that sent it, as a server would (bench/render/src/net.ts), ' +
       'after the page has had its first idle period (a user does not send within two frames of ' +
       'load; ChatStream warms its markdown parser up there). Each contender is built the way ' +
       'its docs show (bench/render/src/peers): **AI SDK**: `useChat` with a client-side `ChatTransport` whose ' +
