@@ -97,6 +97,7 @@ export {
   mergeUsage,
   reduceStream,
 } from './reduce.js';
+export { prepareMessagesJson } from './request-body.js';
 export { type ResumeStrategy, resumeStrategyFor } from './resume-strategy.js';
 // --- Sending an answer back: history and resume ---------------------------------------------
 export {

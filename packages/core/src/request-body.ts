@@ -20,6 +20,18 @@ function jsonOfMessage(message: unknown): string | undefined {
   return json;
 }
 
+/**
+ * Serializes frozen messages now, so a later request that sends them reuses their JSON: a
+ * client can do it in idle time for a long history it restored, instead of in the first
+ * send's task. Messages that are not frozen are skipped (they are serialized per request).
+ */
+export function prepareMessagesJson(messages: readonly unknown[]): void {
+  for (const message of messages) {
+    if (message !== null && typeof message === 'object' && Object.isFrozen(message))
+      jsonOfMessage(message);
+  }
+}
+
 const hasToJson = (value: unknown): boolean =>
   typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function';
 

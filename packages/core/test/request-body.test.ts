@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MessageRequest } from '../src/protocol.js';
-import { requestBody } from '../src/request-body.js';
+import { prepareMessagesJson, requestBody } from '../src/request-body.js';
 
 const message = fc.record({
   role: fc.constantFrom('user', 'assistant'),
@@ -72,6 +72,31 @@ describe('requestBody', () => {
     });
     expect(frozenReads).toBe(1);
     expect(plainReads).toBe(3);
+  });
+
+  it('serializes frozen messages ahead with prepareMessagesJson, and skips the rest', () => {
+    const reads = { frozen: 0, plain: 0 };
+    const counted = (key: keyof typeof reads, content: string) => ({
+      role: 'user',
+      get content() {
+        reads[key]++;
+        return content;
+      },
+    });
+    const frozen = Object.freeze(counted('frozen', 'ahead'));
+    const plain = counted('plain', 'later');
+    prepareMessagesJson([frozen, plain, null, 'text']);
+    expect(reads).toEqual({ frozen: 1, plain: 0 });
+    const body = requestBody({
+      model: 'm',
+      max_tokens: 1,
+      messages: [frozen, plain],
+    } as MessageRequest);
+    expect(reads).toEqual({ frozen: 1, plain: 1 });
+    expect(JSON.parse(body).messages).toEqual([
+      { role: 'user', content: 'ahead' },
+      { role: 'user', content: 'later' },
+    ]);
   });
 
   it('throws what JSON.stringify throws', () => {

@@ -1,4 +1,9 @@
-import { type ContentBlockParam, createStreamError, type MessageParam } from '@message-stream/core';
+import {
+  type ContentBlockParam,
+  createStreamError,
+  type MessageParam,
+  prepareMessagesJson,
+} from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { attachmentBlock, resolveAttachments } from './attachments.js';
 import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
@@ -30,6 +35,9 @@ export type ChatStore = StoreApi<ChatState> & {
   /** Stops what runs and stops saving; the store is not used afterwards. */
   dispose(): void;
 };
+
+/** Turns whose request form is built per step of the idle pass (about a millisecond of work). */
+const HISTORY_SLICE = 32;
 
 let nextId = 0;
 const newId = (prefix: string) =>
@@ -148,7 +156,35 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     flight.abort();
     sentAs.clear();
     dispatch({ type: 'replaced', tree });
+    prepareHistoryWhenIdle();
   };
+
+  let disposed = false;
+  /** Which idle pass is current: a replaced conversation starts its own. */
+  let historyPass = 0;
+  /**
+   * Builds the request form of a long history (each turn's message and its JSON) in idle
+   * time, a slice at a time, so the first send after opening a 1,000-turn conversation does
+   * not do it in its own task. The last two turns are left to the send: an answer may still
+   * be resumed or continued, and its message would change.
+   */
+  function prepareHistoryWhenIdle() {
+    const pass = ++historyPass;
+    if (typeof requestIdleCallback !== 'function' || model.turns.length <= 2) return;
+    let index = 0;
+    const step = (deadline: IdleDeadline) => {
+      if (disposed || pass !== historyPass) return;
+      const turns = model.turns;
+      const end = turns.length - 2;
+      while (index < end && deadline.timeRemaining() > 2) {
+        const slice = turns.slice(index, Math.min(index + HISTORY_SLICE, end));
+        prepareMessagesJson(ctx.history(slice));
+        index += slice.length;
+      }
+      if (index < end) requestIdleCallback(step);
+    };
+    requestIdleCallback(step);
+  }
 
   const state = (m: ChatModel): Pick<ChatState, 'turns' | 'tree' | 'status' | 'error'> => ({
     turns: m.turns,
@@ -250,6 +286,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   })) as ChatStore;
 
   publish = (next) => store.setState(state(next));
+  prepareHistoryWhenIdle();
 
   let warned = false;
   const persistOptions = options.persist;
@@ -260,7 +297,9 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           subscribe: (listener) => store.subscribe(listener),
           restore(tree) {
             // A conversation begun before the read finished is not overwritten.
-            if (turnCount(model.tree) === 0) dispatch({ type: 'replaced', tree });
+            if (turnCount(model.tree) !== 0) return;
+            dispatch({ type: 'replaced', tree });
+            prepareHistoryWhenIdle();
           },
           report(error, operation) {
             const info = { name: persistOptions.name, operation };
@@ -285,6 +324,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     restored: persistence?.restored ?? Promise.resolve(),
     flush: () => persistence?.flush() ?? Promise.resolve(),
     dispose: () => {
+      disposed = true;
       flight.abort();
       persistence?.dispose();
     },

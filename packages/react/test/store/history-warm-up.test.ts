@@ -1,0 +1,100 @@
+import type { MessageParam } from '@message-stream/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createChatStore } from '../../src/index.js';
+import { scriptedFetch, sse, textAnswer } from './support.js';
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+
+/** requestIdleCallback as a queue the test runs, with as much idle time as it says. */
+function idleQueue() {
+  const queue: IdleRequestCallback[] = [];
+  vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback) => queue.push(callback));
+  return {
+    pending: () => queue.length,
+    /** Runs the queued callbacks (and those they queue) with `ms` of idle time each. */
+    run(ms: number, rounds = 100) {
+      for (let i = 0; i < rounds && queue.length > 0; i++) {
+        const callback = queue.shift() as IdleRequestCallback;
+        const end = performance.now() + ms;
+        callback({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+      }
+    },
+  };
+}
+
+/** A history of `count` question-and-answer pairs whose text blocks count their reads. */
+function countedHistory(count: number) {
+  let reads = 0;
+  const text = (value: string) => ({
+    type: 'text' as const,
+    get text() {
+      reads++;
+      return value;
+    },
+  });
+  const messages: MessageParam[] = [];
+  for (let i = 0; i < count; i++) {
+    messages.push({ role: 'user', content: [text(`question ${i}`)] });
+    messages.push({ role: 'assistant', content: [text(`answer ${i}`)] });
+  }
+  return { messages, reads: () => reads };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('createChatStore: a long history is prepared for sending in idle time', () => {
+  it('builds every turn but the last two while idle, and the send reads none of them again', async () => {
+    const idle = idleQueue();
+    const history = countedHistory(200);
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      initialMessages: history.messages,
+    });
+    expect(history.reads()).toBe(0);
+    expect(idle.pending()).toBe(1);
+    // A short idle period does a slice and asks for more; later ones finish the pass.
+    idle.run(3, 1);
+    expect(idle.pending()).toBe(1);
+    idle.run(50);
+    expect(idle.pending()).toBe(0);
+    const prepared = history.reads();
+    // Each of the 398 prepared turns read once or twice (its message, then its JSON).
+    expect(prepared).toBeGreaterThanOrEqual(398);
+
+    await store.getState().send('one more');
+    const sentNow = history.reads() - prepared;
+    // Only the two turns left to the send were read by it.
+    expect(sentNow).toBeGreaterThan(0);
+    expect(sentNow).toBeLessThanOrEqual(4);
+    const messages = requests[0]?.body.messages as MessageParam[];
+    expect(messages).toHaveLength(401);
+    expect(messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'question 0' }] });
+    expect(messages.at(-2)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'answer 199' }],
+    });
+    store.dispose();
+  });
+
+  it('stops when the store is disposed, and starts again for a replaced conversation', () => {
+    const idle = idleQueue();
+    const history = countedHistory(50);
+    const store = createChatStore({ request, batch: false, initialMessages: history.messages });
+    store.dispose();
+    idle.run(50);
+    expect(history.reads()).toBe(0);
+
+    const other = createChatStore({ request, batch: false });
+    expect(idle.pending()).toBe(0);
+    other.getState().setMessages(history.messages);
+    expect(idle.pending()).toBe(1);
+    idle.run(50);
+    expect(history.reads()).toBeGreaterThanOrEqual(98);
+    other.dispose();
+  });
+});
