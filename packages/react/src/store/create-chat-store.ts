@@ -12,14 +12,7 @@ import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
 import { type Persistence, startPersistence } from './effects/persistence.js';
 import { startAnswer } from './effects/streaming.js';
-import {
-  addToolResult,
-  approveToolCall,
-  denyToolCall,
-  runToolCalls,
-  settleBeforeNewMessage,
-  storeRunsTools,
-} from './effects/tool-loop.js';
+import { openToolCalls, settleBeforeNewMessage, storeRunsTools } from './effects/tool-loop.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
 import { branchInfo, linearTree, nodeOf, parentOf, ROOT, turnCount } from './tree.js';
 import type { AssistantTurn, ChatState, ChatStoreOptions, Turn } from './types.js';
@@ -38,6 +31,18 @@ export type ChatStore = StoreApi<ChatState> & {
 
 /** Turns whose request form is built per step of the idle pass (about a millisecond of work). */
 const HISTORY_SLICE = 32;
+
+/** The tool loop's running part: its own chunk, asked for by a store that has tools. */
+type ToolRuns = typeof import('./effects/tool-runs.js');
+let toolRunsChunk: Promise<ToolRuns> | undefined;
+const toolRuns = () => {
+  toolRunsChunk ??= import('./effects/tool-runs.js').catch((error: unknown) => {
+    // Asked for again by the next call; this one fails as a tool whose code is missing.
+    toolRunsChunk = undefined;
+    throw error;
+  });
+  return toolRunsChunk;
+};
 
 let nextId = 0;
 const newId = (prefix: string) =>
@@ -124,8 +129,21 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       const ended = nodeOf(model.tree, id) as AssistantTurn;
       options.onFinish?.(ended);
       if (final.error) options.onError?.(final.error, ended);
-      if (toolsFollow) await runToolCalls(ctx, id, roundtrip);
-      else if (continuesPausedTurn(ctx, final, roundtrip))
+      if (toolsFollow) {
+        // stop() (or a newer request) while the tool loop's chunk loads ends these calls.
+        const waiting = flight.join();
+        const runs = await toolRuns().catch((error: unknown) => {
+          // The code that runs tools is missing (offline, a replaced deploy): the calls end
+          // as stopped, with the reason, and nothing more is sent.
+          const content = `The tool could not be run: ${String(error)}`;
+          const stopped = { status: 'error', content, isError: true } as const;
+          const results = openToolCalls(ctx, ended).map((call) => [call.id, stopped]);
+          dispatch({ type: 'tools-stopped', id, results: Object.fromEntries(results) });
+          return null;
+        });
+        flight.end(waiting);
+        await runs?.runToolCalls(ctx, id, roundtrip, waiting.signal.aborted);
+      } else if (continuesPausedTurn(ctx, final, roundtrip))
         await continuePausedTurn(ctx, id, roundtrip);
     },
   };
@@ -141,6 +159,28 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     flight.abort();
     await current;
   };
+
+  /**
+   * Runs a decision on a tool call with the tool loop's chunk. A chunk that cannot be loaded
+   * is the conversation's error (the call stays undecided, to decide again); never a throw.
+   */
+  const withToolRuns = (action: (runs: ToolRuns) => Promise<void>): Promise<void> =>
+    run(async () => {
+      let runs: ToolRuns;
+      try {
+        runs = await toolRuns();
+      } catch (cause) {
+        const error = createStreamError({
+          type: 'tool_error',
+          message: `The tool could not be run: ${String(cause)}`,
+          retryable: true,
+        });
+        dispatch({ type: 'send-refused', error });
+        options.onError?.(error, null);
+        return;
+      }
+      await action(runs);
+    });
 
   const lastAnswer = (): AssistantTurn | undefined => {
     const last = model.turns.at(-1);
@@ -273,12 +313,15 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
     selectBranch: (turnId, index) => dispatch({ type: 'branch-selected', turnId, index }),
 
-    approveToolCall: (toolUseId) => run(() => approveToolCall(ctx, toolUseId)),
+    approveToolCall: (toolUseId) => withToolRuns((runs) => runs.approveToolCall(ctx, toolUseId)),
 
-    denyToolCall: (toolUseId, reason) => run(() => denyToolCall(ctx, toolUseId, reason)),
+    denyToolCall: (toolUseId, reason) =>
+      withToolRuns((runs) => runs.denyToolCall(ctx, toolUseId, reason)),
 
     addToolResult: (toolUseId, result, resultOptions) =>
-      run(() => addToolResult(ctx, toolUseId, result, resultOptions?.isError === true)),
+      withToolRuns((runs) =>
+        runs.addToolResult(ctx, toolUseId, result, resultOptions?.isError === true),
+      ),
 
     setMessages: (messages) => resetTree(treeFromMessages(messages)),
 
@@ -317,8 +360,14 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       )
     : null;
 
+  /** A store that runs tools loads the tool loop now, long before an answer asks for it. */
+  const preloadTools = () => {
+    if (options.tools !== undefined || options.onToolCall !== undefined) toolRuns().catch(() => {});
+  };
+  preloadTools();
   store.setOptions = (next) => {
     options = next;
+    preloadTools();
   };
   Object.assign(store, {
     restored: persistence?.restored ?? Promise.resolve(),

@@ -12,9 +12,9 @@
  * (`onPersistError`) and never touches the conversation in memory; the next change tries
  * again with everything not yet written.
  */
-import { idbDelMany, idbGet, idbGetMany, idbSetMany } from '../idb.js';
+import { idbDelMany, idbGet, idbSetMany } from '../idb.js';
 import type { ChatModel } from '../reducer.js';
-import type { ChatPersistStorage, ConversationTree, PersistErrorInfo, Turn } from '../types.js';
+import type { ChatPersistStorage, ConversationTree, PersistErrorInfo } from '../types.js';
 import { restoredTree } from './restore.js';
 
 export const WRITE_DELAY_MS = 500;
@@ -36,14 +36,14 @@ export interface Persistence {
   dispose(): void;
 }
 
-interface Backend {
+export interface Backend {
   /** The stored tree: synchronously when the storage can, else a promise. */
   read(): ConversationTree | null | Promise<ConversationTree | null>;
   write(model: ChatModel): Promise<void>;
 }
 
 /** JSON-safe copy: tool inputs are read once, live parser state is not kept. */
-const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+export const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 function stringBackend(name: string, storage: ChatPersistStorage): Backend {
   return {
@@ -59,64 +59,15 @@ function stringBackend(name: string, storage: ChatPersistStorage): Backend {
   };
 }
 
-interface MetaRecord {
-  readonly version: 1;
-  readonly ids: readonly string[];
-  readonly parents: ConversationTree['parents'];
-  readonly children: ConversationTree['children'];
-  readonly selected: ConversationTree['selected'];
-}
-
+/**
+ * The IndexedDB backend, from its own chunk (with idb-keyval): a page that saves nothing
+ * never loads it, and one that does asks for it as the store is created.
+ */
 function indexedDbBackend(name: string): Backend {
-  const metaKey = `${name}/meta`;
-  const turnKey = (id: string) => `${name}/turn/${id}`;
-  /** The turn objects as last written, by id. */
-  let written = new Map<string, Turn>();
-  let writtenShape: ConversationTree | null = null;
+  const backend = import('./indexeddb-backend.js').then((loaded) => loaded.indexedDbBackend(name));
   return {
-    async read() {
-      const meta = await idbGet<MetaRecord>(metaKey);
-      if (meta === undefined || !Array.isArray(meta.ids)) return null;
-      const turns = await idbGetMany<Turn>(meta.ids.map(turnKey));
-      const nodes: Record<string, Turn> = {};
-      for (const turn of turns) if (turn !== undefined) nodes[turn.id] = turn;
-      const tree = restoredTree({ tree: { ...meta, nodes } });
-      // What is stored is known: the first write sends only what changes after this.
-      if (tree !== null) {
-        written = new Map(Object.entries(tree.nodes));
-        writtenShape = tree;
-      }
-      return tree;
-    },
-    async write(model) {
-      const { tree } = model;
-      const entries: [string, unknown][] = [];
-      const next = new Map<string, Turn>();
-      for (const [id, turn] of Object.entries(tree.nodes)) {
-        next.set(id, turn);
-        if (written.get(id) !== turn) entries.push([turnKey(id), plain(turn)]);
-      }
-      const shapeChanged =
-        writtenShape === null ||
-        writtenShape.parents !== tree.parents ||
-        writtenShape.children !== tree.children ||
-        writtenShape.selected !== tree.selected;
-      if (shapeChanged) {
-        const meta: MetaRecord = {
-          version: 1,
-          ids: Object.keys(tree.nodes),
-          parents: tree.parents,
-          children: tree.children,
-          selected: tree.selected,
-        };
-        entries.push([metaKey, plain(meta)]);
-      }
-      const removed = [...written.keys()].filter((id) => !next.has(id)).map(turnKey);
-      if (entries.length > 0) await idbSetMany(entries);
-      if (removed.length > 0) await idbDelMany(removed);
-      written = next;
-      writtenShape = tree;
-    },
+    read: () => backend.then((loaded) => loaded.read()),
+    write: (model) => backend.then((loaded) => loaded.write(model)),
   };
 }
 
@@ -246,7 +197,7 @@ export async function clearPersisted(name: string, choice: StorageChoice): Promi
   const target = resolveStorage(choice);
   if (target?.kind === 'string') return target.storage.removeItem(name);
   if (target === null) return;
-  const meta = await idbGet<MetaRecord>(`${name}/meta`);
+  const meta = await idbGet<{ readonly ids?: unknown }>(`${name}/meta`);
   const ids = Array.isArray(meta?.ids) ? meta.ids : [];
   await idbDelMany([`${name}/meta`, ...ids.map((id) => `${name}/turn/${id}`)]);
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createChatStore } from '../../src/index.js';
+import type { AssistantTurn, ChatState } from '../../src/store/types.js';
+import { fixture, scriptedFetch, sse, textAnswer, toolIds } from './support.js';
+
+// The tool loop's running part (a chunk loaded on demand) cannot be loaded: offline, or a
+// deploy that replaced it.
+vi.mock('../../src/store/effects/tool-runs.js', () => {
+  throw new TypeError('Failed to fetch dynamically imported module');
+});
+
+const request = { model: 'claude-opus-5', max_tokens: 1024 };
+const lastAnswer = (state: ChatState) =>
+  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant').at(-1) as AssistantTurn;
+
+describe('the tool loop, when its chunk cannot be loaded', () => {
+  it('ends the calls with the reason, sends nothing more, and throws nothing', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('never sent')),
+    );
+    const run = vi.fn(() => '18 °C');
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run } },
+    });
+    await expect(store.getState().send('Weather?')).resolves.toBeUndefined();
+    const [id] = toolIds(lastAnswer(store.getState()));
+    const result = lastAnswer(store.getState()).toolResults[id as string];
+    expect(result).toMatchObject({ status: 'error', isError: true });
+    // The reason is the loader's error (here vitest's wrapper of the mock's throw).
+    expect(String((result as { content: unknown }).content)).toMatch(
+      /^The tool could not be run: \S.*/,
+    );
+    expect(store.getState().status).toBe('aborted');
+    expect(run).not.toHaveBeenCalled();
+    expect(requests).toHaveLength(1);
+    // A decision taken later fails the same way: the conversation's error, not a throw.
+    await expect(store.getState().denyToolCall(id as string)).resolves.toBeUndefined();
+    expect(store.getState().error).toMatchObject({ type: 'tool_error', retryable: true });
+    expect(store.getState().error?.message).toMatch(/^The tool could not be run: /);
+  });
+});
