@@ -12,6 +12,7 @@ import {
 } from 'react';
 import type { BlockRenderers } from '../components/content-block-view.js';
 import { EmptyState, type Suggestion } from '../components/empty-state.js';
+import { preloadPartsWhenIdle } from '../components/lazy-part.js';
 import type { Feedback } from '../components/message-actions.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { useAnnouncement } from '../hooks/use-announcement.js';
@@ -194,9 +195,11 @@ export function ChatStream({
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
-  // The first answer's first frame should not compile the markdown parser.
+  // The first answer's first frame should not compile the markdown parser, nor wait for the
+  // code of a part it shows.
   useEffect(() => {
     if (textMode !== 'plain') warmUpMarkdownWhenIdle();
+    preloadPartsWhenIdle();
   }, [textMode]);
 
   const focusComposer = useCallback(() => field.current?.focus(), []);

@@ -105,7 +105,7 @@ const groups: (() => Promise<unknown>)[] = [];
 
 /**
  * Loads every part this package loads on demand (the JSON view and the open tool card, the
- * server tool results, the thread list, the stream details) now, instead of when first
+ * server tool calls and results, the thread list, the stream details) now, instead of when first
  * shown: for tests that assert on the first render, or a server render that should draw them
  * in full. Rejects if a chunk cannot be loaded.
  *
@@ -115,4 +115,20 @@ const groups: (() => Promise<unknown>)[] = [];
  */
 export async function preloadParts(): Promise<void> {
   await Promise.all(groups.map((preload) => preload()));
+}
+
+let preloadingWhenIdle = false;
+
+/**
+ * Loads every on-demand part in an idle period after the page has painted (two frames), once:
+ * the chat calls it as it mounts, so a part first shown mid-answer (a tool call, a search) is
+ * drawn in full at once instead of its placeholder. A failed chunk is left to the part that
+ * needs it (it asks again).
+ */
+export function preloadPartsWhenIdle(): void {
+  if (preloadingWhenIdle || typeof requestIdleCallback !== 'function') return;
+  preloadingWhenIdle = true;
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => requestIdleCallback(() => void preloadParts().catch(() => {}))),
+  );
 }

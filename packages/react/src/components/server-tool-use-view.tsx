@@ -1,13 +1,8 @@
 import type { BlockState } from '@message-stream/core';
-import { memo, type ReactElement, useEffect } from 'react';
-import { CodeBlock } from './code-block.js';
+import type { ReactElement } from 'react';
 import { cx } from './cx.js';
-import { isPlainObject, readKey, stringOr, toJson } from './format.js';
-import { ScrollablePre } from './scrollable.js';
+import { isPlainObject, stringOr } from './format.js';
 import { toolParts } from './tool-parts-loader.js';
-
-/** Server tools whose input is a program: `code` (Python) or `command` (bash). */
-const CODE_TOOLS: ReadonlySet<string> = new Set(['code_execution', 'bash_code_execution']);
 
 export interface ServerToolUseViewProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
@@ -20,94 +15,24 @@ export interface ServerToolUseViewProps {
  * A server tool call, in a line. For `web_search`, the query as the model writes it
  * ("Searching the web for “weather NYC today”"); for other server tools, their name and input.
  * The result arrives as a separate block (e.g. `web_search_tool_result`).
+ *
+ * Its code loads on demand with the other tool parts (so its result's view is there before the
+ * result); until then the line names the tool ("Using web_search").
  */
-export const ServerToolUseView = memo(function ServerToolUseView({
-  block,
-  className,
-}: ServerToolUseViewProps): ReactElement {
-  const fields: Record<string, unknown> = isPlainObject(block.block) ? block.block : {};
-  const name = stringOr(fields.name) ?? 'server tool';
-  const input = readKey(fields, 'input');
-  const status = block.status;
-  // Its result's view (fetched page, search results, program output) loads before the result.
-  useEffect(() => {
-    toolParts.preload().catch(() => {});
-  }, []);
-  const classes = cx('ms-server-tool', `ms-server-tool--${status}`, className);
-
-  if (name === 'web_search') {
-    const query = isPlainObject(input) ? stringOr(input.query) : undefined;
-    const verb =
-      status === 'streaming'
-        ? 'Searching the web'
-        : status === 'incomplete'
-          ? 'Web search interrupted'
-          : 'Searched the web';
+export const ServerToolUseView: (props: ServerToolUseViewProps) => ReactElement = toolParts.part(
+  'ServerToolUseView',
+  (parts) => parts.ServerToolUseBody,
+  ({ block, className }) => {
+    const name = (isPlainObject(block.block) && stringOr(block.block.name)) || 'server tool';
     return (
-      <p className={classes} data-tool-name={name}>
-        <span className="ms-server-tool__label">{verb}</span>
-        {query ? (
-          <>
-            {' for '}
-            <q className="ms-server-tool__query">{query}</q>
-          </>
-        ) : null}
-      </p>
-    );
-  }
-
-  if (name === 'web_fetch') {
-    const url = isPlainObject(input) ? stringOr(input.url) : undefined;
-    const verb =
-      status === 'streaming'
-        ? 'Fetching'
-        : status === 'incomplete'
-          ? 'Fetch interrupted'
-          : 'Fetched';
-    return (
-      <p className={classes} data-tool-name={name}>
-        <span className="ms-server-tool__label">{verb}</span>
-        {url ? (
-          <>
-            {' '}
-            <span className="ms-server-tool__query">{url}</span>
-          </>
-        ) : null}
-      </p>
-    );
-  }
-
-  // Code the API runs (code execution, its bash tool): shown as code, with Copy.
-  const python = isPlainObject(input) ? stringOr(input.code) : undefined;
-  const program = python ?? (isPlainObject(input) ? stringOr(input.command) : undefined);
-  if (program !== undefined && CODE_TOOLS.has(name)) {
-    const verb =
-      status === 'streaming'
-        ? 'Writing code'
-        : status === 'incomplete'
-          ? 'Interrupted:'
-          : 'Ran code';
-    return (
-      <div className={classes} data-tool-name={name}>
-        <p className="ms-server-tool__line">
-          <span className="ms-server-tool__label">{verb}</span>
-        </p>
-        <CodeBlock code={program} language={python !== undefined ? 'python' : 'bash'} />
-      </div>
-    );
-  }
-
-  const verb = status === 'streaming' ? 'Using' : status === 'incomplete' ? 'Interrupted:' : 'Used';
-  const json = toJson(input);
-  return (
-    <div className={classes} data-tool-name={name}>
-      <p className="ms-server-tool__line">
-        <span className="ms-server-tool__label">{verb}</span>{' '}
+      <p
+        className={cx('ms-server-tool', `ms-server-tool--${block.status}`, className)}
+        data-tool-name={name}
+        aria-busy="true"
+      >
+        <span className="ms-server-tool__label">Using</span>{' '}
         <span className="ms-server-tool__name">{name}</span>
       </p>
-      {json && json !== '{}' ? (
-        <ScrollablePre className="ms-server-tool__input">{json}</ScrollablePre>
-      ) : null}
-    </div>
-  );
-});
+    );
+  },
+);

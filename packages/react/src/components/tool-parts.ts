@@ -2,5 +2,6 @@
 // imports these statically.
 export { JsonViewBody } from './json-view-body.js';
 export { ServerToolResultBody } from './server-tool-result-body.js';
+export { ServerToolUseBody } from './server-tool-use-body.js';
 export { ToolCallPanel } from './tool-call-panel.js';
 export { WebSearchResultsBody } from './web-search-results-body.js';
