@@ -12,10 +12,19 @@ import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
 import { type Persistence, startPersistence } from './effects/persistence.js';
 import { startAnswer } from './effects/streaming.js';
-import { openToolCalls, settleBeforeNewMessage, storeRunsTools } from './effects/tool-loop.js';
+import {
+  addToolResult,
+  continueWhenDecided,
+  denyToolCall,
+  openToolCalls,
+  STOPPED_RESULT,
+  settleBeforeNewMessage,
+  startApproved,
+  storeRunsTools,
+} from './effects/tool-loop.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
 import { branchInfo, linearTree, nodeOf, parentOf, ROOT, turnCount } from './tree.js';
-import type { AssistantTurn, ChatState, ChatStoreOptions, Turn } from './types.js';
+import type { AssistantTurn, ChatState, ChatStoreOptions, ToolResultState, Turn } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
 export type ChatStore = StoreApi<ChatState> & {
@@ -37,11 +46,37 @@ type ToolRuns = typeof import('./effects/tool-runs.js');
 let toolRunsChunk: Promise<ToolRuns> | undefined;
 const toolRuns = () => {
   toolRunsChunk ??= import('./effects/tool-runs.js').catch((error: unknown) => {
-    // Asked for again by the next call; this one fails as a tool whose code is missing.
+    // Asked for again by the next call.
     toolRunsChunk = undefined;
     throw error;
   });
   return toolRunsChunk;
+};
+
+/**
+ * The tool loop's running part, unless `signal` is aborted first (`stop()`, a newer request:
+ * the calls end as stopped then, whenever the chunk arrives) or the chunk cannot be loaded.
+ */
+const toolRunsUnless = (signal: AbortSignal): Promise<ToolRuns | 'stopped' | { failed: unknown }> =>
+  Promise.race([
+    toolRuns().catch((failed: unknown) => ({ failed })),
+    new Promise<'stopped'>((resolve) => {
+      if (signal.aborted) resolve('stopped');
+      else signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    }),
+  ]);
+
+/** The result of a call whose code could not be loaded (offline, a replaced deploy). */
+const unrunnable = ({ failed }: { failed: unknown }): ToolResultState => ({
+  status: 'error',
+  content: `The tool could not be run: ${String(failed)}`,
+  isError: true,
+});
+
+/** A turn's message as requests send it, frozen: the transport serializes it once. */
+const requestForm = (turn: Turn): MessageParam | null => {
+  const message = toMessageParam(turn);
+  return message === null ? null : Object.freeze(message);
 };
 
 let nextId = 0;
@@ -79,6 +114,11 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
    * history, and one message per turn is kept, not one copy of the history per answer.
    */
   const sentAs = new Map<string, MessageParam | null>();
+  /**
+   * Request forms built ahead in idle time, by turn object: one is used only while its turn is
+   * that same object (turns are immutable; an answer continued meanwhile is a new one).
+   */
+  const prepared = new WeakMap<Turn, MessageParam | null>();
 
   // `set` is bound once the zustand store exists; the reducer's model is the truth.
   let publish: (model: ChatModel) => void = () => {};
@@ -100,9 +140,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       for (const turn of turns) {
         let message = sentAs.get(turn.id);
         if (message === undefined) {
-          // Frozen: the transport then serializes it once, not on every later send.
-          message = toMessageParam(turn);
-          if (message !== null) Object.freeze(message);
+          message = prepared.get(turn) ?? requestForm(turn);
           sentAs.set(turn.id, message);
         }
         if (message !== null) messages.push(message);
@@ -132,17 +170,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       if (toolsFollow) {
         // stop() (or a newer request) while the tool loop's chunk loads ends these calls.
         const waiting = flight.join();
-        const runs = await toolRuns().catch((error: unknown) => {
-          // The code that runs tools is missing (offline, a replaced deploy): the calls end
-          // as stopped, with the reason, and nothing more is sent.
-          const content = `The tool could not be run: ${String(error)}`;
-          const stopped = { status: 'error', content, isError: true } as const;
-          const results = openToolCalls(ctx, ended).map((call) => [call.id, stopped]);
-          dispatch({ type: 'tools-stopped', id, results: Object.fromEntries(results) });
-          return null;
-        });
+        const runs = await toolRunsUnless(waiting.signal);
         flight.end(waiting);
-        await runs?.runToolCalls(ctx, id, roundtrip, waiting.signal.aborted);
+        if (typeof runs !== 'string' && !('failed' in runs)) {
+          await runs.runToolCalls(ctx, id, roundtrip);
+        } else {
+          const result = runs === 'stopped' ? STOPPED_RESULT : unrunnable(runs);
+          const open = openToolCalls(ctx, nodeOf(model.tree, id) as AssistantTurn);
+          const results = Object.fromEntries(open.map((call) => [call.id, result]));
+          dispatch({ type: 'tools-stopped', id, results });
+        }
       } else if (continuesPausedTurn(ctx, final, roundtrip))
         await continuePausedTurn(ctx, id, roundtrip);
     },
@@ -160,27 +197,38 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     await current;
   };
 
-  /**
-   * Runs a decision on a tool call with the tool loop's chunk. A chunk that cannot be loaded
-   * is the conversation's error (the call stays undecided, to decide again); never a throw.
-   */
-  const withToolRuns = (action: (runs: ToolRuns) => Promise<void>): Promise<void> =>
-    run(async () => {
-      let runs: ToolRuns;
-      try {
-        runs = await toolRuns();
-      } catch (cause) {
-        const error = createStreamError({
-          type: 'tool_error',
-          message: `The tool could not be run: ${String(cause)}`,
-          retryable: true,
-        });
-        dispatch({ type: 'send-refused', error });
-        options.onError?.(error, null);
-        return;
+  /** Runs a call the user approved (it is `running` at once), with the tool loop's chunk. */
+  const runApproved = async (toolUseId: string) => {
+    const approved = startApproved(ctx, toolUseId);
+    if (approved === null) return;
+    const { turnId, block, controller } = approved;
+    const runs = await toolRunsUnless(controller.signal);
+    if (typeof runs !== 'string' && !('failed' in runs)) {
+      if (await runs.runCalls(ctx, turnId, [block], controller)) {
+        await continueWhenDecided(ctx, turnId, 1);
       }
-      await action(runs);
+      return;
+    }
+    flight.end(controller);
+    if (runs === 'stopped') {
+      dispatch({ type: 'tools-stopped', id: turnId, results: { [block.id]: STOPPED_RESULT } });
+      return;
+    }
+    // The code that runs tools is missing (offline, a replaced deploy): the call waits for
+    // approval again, and the conversation says why.
+    dispatch({
+      type: 'tool-results-updated',
+      id: turnId,
+      results: { [block.id]: { status: 'awaiting-approval' } },
     });
+    const error = createStreamError({
+      type: 'tool_error',
+      message: unrunnable(runs).content as string,
+      retryable: true,
+    });
+    dispatch({ type: 'send-refused', error });
+    options.onError?.(error, null);
+  };
 
   const lastAnswer = (): AssistantTurn | undefined => {
     const last = model.turns.at(-1);
@@ -216,10 +264,19 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       if (disposed || pass !== historyPass) return;
       const turns = model.turns;
       const end = turns.length - 2;
-      while (index < end && deadline.timeRemaining() > 2) {
-        const slice = turns.slice(index, Math.min(index + HISTORY_SLICE, end));
-        prepareMessagesJson(ctx.history(slice));
-        index += slice.length;
+      try {
+        while (index < end && deadline.timeRemaining() > 2) {
+          for (const turn of turns.slice(index, Math.min(index + HISTORY_SLICE, end))) {
+            if (sentAs.has(turn.id) || prepared.has(turn)) continue;
+            const message = requestForm(turn);
+            prepared.set(turn, message);
+            if (message !== null) prepareMessagesJson([message]);
+          }
+          index += HISTORY_SLICE;
+        }
+      } catch {
+        // A history that cannot be serialized (a cycle, a BigInt) is the send's to report.
+        return;
       }
       if (index < end) requestIdleCallback(step);
     };
@@ -313,15 +370,12 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
     selectBranch: (turnId, index) => dispatch({ type: 'branch-selected', turnId, index }),
 
-    approveToolCall: (toolUseId) => withToolRuns((runs) => runs.approveToolCall(ctx, toolUseId)),
+    approveToolCall: (toolUseId) => run(() => runApproved(toolUseId)),
 
-    denyToolCall: (toolUseId, reason) =>
-      withToolRuns((runs) => runs.denyToolCall(ctx, toolUseId, reason)),
+    denyToolCall: (toolUseId, reason) => run(() => denyToolCall(ctx, toolUseId, reason)),
 
     addToolResult: (toolUseId, result, resultOptions) =>
-      withToolRuns((runs) =>
-        runs.addToolResult(ctx, toolUseId, result, resultOptions?.isError === true),
-      ),
+      run(() => addToolResult(ctx, toolUseId, result, resultOptions?.isError === true)),
 
     setMessages: (messages) => resetTree(treeFromMessages(messages)),
 

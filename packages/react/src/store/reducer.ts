@@ -12,6 +12,7 @@ import {
   ROOT,
   replaceNode,
   selectSibling,
+  turnCount,
 } from './tree.js';
 import type {
   AssistantTurn,
@@ -113,9 +114,14 @@ const withTree = (model: ChatModel, tree: ConversationTree): ChatModel => ({
  * walked again; elsewhere (an edit, a regenerate) the new path is walked.
  */
 function withChild(model: ChatModel, parentId: string, turn: Turn): ChatModel {
-  const tree = addChild(model.tree, parentId, turn);
   const last = model.turns.at(-1);
-  const appended = last === undefined ? parentId === ROOT : last.id === parentId;
+  const appended =
+    (last === undefined ? parentId === ROOT : last.id === parentId) &&
+    // A new id, on a path that is the tree's own: a path cut short by the guard of a cyclic
+    // tree (damaged storage) is longer than the tree, and is walked again.
+    nodeOf(model.tree, turn.id) === undefined &&
+    model.turns.length <= turnCount(model.tree);
+  const tree = addChild(model.tree, parentId, turn);
   return appended ? { ...model, tree, turns: [...model.turns, turn] } : withTree(model, tree);
 }
 

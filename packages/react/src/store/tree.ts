@@ -48,10 +48,13 @@ type Value<K extends RecordKey> = ConversationTree[K][string];
 class LazyRecord<V> {
   built: Readonly<Record<string, V>> | undefined = undefined;
   constructor(
-    readonly base: Readonly<Record<string, V>>,
-    readonly changes: ReadonlyMap<string, V>,
+    // Let go of once built (only an unbuilt record reads them), so a record is kept once.
+    public base: Readonly<Record<string, V>>,
+    public changes: ReadonlyMap<string, V>,
   ) {}
 }
+
+const NO_CHANGES: ReadonlyMap<string, never> = new Map<string, never>();
 
 type LazyRecords = { [K in RecordKey]?: LazyRecord<Value<K>> };
 
@@ -72,6 +75,8 @@ function build<V>(lazy: LazyRecord<V>): Readonly<Record<string, V>> {
         configurable: true,
       });
     lazy.built = record;
+    lazy.base = record;
+    lazy.changes = NO_CHANGES;
   }
   return lazy.built;
 }

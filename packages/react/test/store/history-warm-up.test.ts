@@ -1,6 +1,8 @@
 import type { MessageParam } from '@message-stream/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChatStore } from '../../src/index.js';
+import { answerFromMessage } from '../../src/store/conversation.js';
+import { linearTree } from '../../src/store/tree.js';
 import { scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
@@ -96,5 +98,65 @@ describe('createChatStore: a long history is prepared for sending in idle time',
     idle.run(50);
     expect(history.reads()).toBeGreaterThanOrEqual(98);
     other.dispose();
+  });
+
+  it('never sends an answer as it was before it was continued meanwhile', async () => {
+    const idle = idleQueue();
+    const cut = answerFromMessage('a0', [{ type: 'text', text: 'Part one' }]);
+    const message = cut.stream.message as NonNullable<typeof cut.stream.message>;
+    const a0 = {
+      ...cut,
+      stream: { ...cut.stream, message: { ...message, stop_reason: 'max_tokens' as const } },
+    };
+    const tree = linearTree([
+      { id: 'u0', role: 'user', content: 'Q0' },
+      a0,
+      { id: 'u1', role: 'user', content: 'Q1' },
+      answerFromMessage('a1', [{ type: 'text', text: 'A1' }]),
+    ]);
+    const text = JSON.stringify({ state: { tree }, version: 1 });
+    const storage = { getItem: () => text, setItem: () => {}, removeItem: () => {} };
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer(' and part two.')),
+      () => sse(textAnswer('ok')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      persist: { name: 'x', storage },
+    });
+    expect(store.getState().turns).toHaveLength(4);
+    // The older answer is continued, and the idle pass runs while it streams.
+    const continuing = store.getState().continueAnswer('a0');
+    idle.run(50);
+    await continuing;
+    idle.run(50);
+    await store.getState().send('Q2');
+    const sent = requests[1]?.body.messages as MessageParam[];
+    expect(JSON.stringify(sent[1])).toContain('Part one and part two.');
+    store.dispose();
+  });
+
+  it('stops quietly at a history that cannot be serialized, which the send reports', async () => {
+    const idle = idleQueue();
+    const cyclic: Record<string, unknown> = { type: 'text', text: 'loop' };
+    cyclic.self = cyclic;
+    const messages = countedHistory(3).messages;
+    messages[0] = { role: 'user', content: [cyclic as never] };
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const onError = vi.fn();
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      initialMessages: messages,
+      onError,
+    });
+    expect(() => idle.run(50)).not.toThrow();
+    await store.getState().send('next');
+    expect(requests).toHaveLength(0);
+    expect(onError).toHaveBeenCalled();
+    store.dispose();
   });
 });

@@ -132,6 +132,41 @@ describe('persistence in IndexedDB', () => {
     expect(keys).toContain(`${name}/meta`);
   });
 
+  it('leaves the saved conversation as it was when a store is disposed before its read', async () => {
+    const name = uniqueName();
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('Paris.')),
+      () => sse(textAnswer('Rome.')),
+    );
+    const first = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await first.restored;
+    await first.getState().send('Capital of France?');
+    await first.flush();
+    first.dispose();
+
+    // Opened and closed at once (a thread switched away from while it opened, StrictMode).
+    const quick = createChatStore({ request, batch: false, persist: { name } });
+    quick.dispose();
+    await quick.restored;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await again.restored;
+    expect(again.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+
+    // A message sent before the read settled is newer than what was stored: written once.
+    const busy = createChatStore({ request, fetch, batch: false, persist: { name } });
+    const sending = busy.getState().send('Capital of Italy?');
+    busy.dispose();
+    await busy.restored;
+    await sending;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const last = createChatStore({ request, batch: false, persist: { name } });
+    await last.restored;
+    expect(last.getState().turns[0]).toMatchObject({ role: 'user', content: 'Capital of Italy?' });
+    last.dispose();
+    again.dispose();
+  });
+
   it('never writes over a saved conversation it could not read, and reports the read', async () => {
     const name = uniqueName();
     const saved = new Map([[name, '{"state": {"tree": oops']]);

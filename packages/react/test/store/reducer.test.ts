@@ -7,7 +7,7 @@ import {
   initialModel,
 } from '../../src/store/reducer.js';
 import { activePath, linearTree } from '../../src/store/tree.js';
-import type { AssistantTurn, UserTurn } from '../../src/store/types.js';
+import type { AssistantTurn, ConversationTree, UserTurn } from '../../src/store/types.js';
 
 const user = (id: string, content = id): UserTurn => ({ id, role: 'user', content });
 const answer = (id: string, stream: StreamState = createStreamState()): AssistantTurn => ({
@@ -24,6 +24,23 @@ const complete: StreamState = { ...createStreamState(), status: 'complete', stop
 const apply = (actions: ChatAction[], model = initialModel()) => actions.reduce(chatReducer, model);
 
 describe('chatReducer', () => {
+  it('walks the path again after a damaged (cyclic) tree, whose path repeats turns', () => {
+    const tree: ConversationTree = {
+      nodes: { u: user('u'), a: answer('a') },
+      parents: { u: '', a: 'u' },
+      // a → u: a cycle, as a damaged saved tree may have.
+      children: { '': ['u'], u: ['a'], a: ['u'] },
+      selected: {},
+    };
+    const model = initialModel(tree);
+    expect(model.turns.map((turn) => turn.id)).toEqual(['u', 'a', 'u']);
+    const next = chatReducer(model, { type: 'user-turn-added', turn: user('n'), parentId: 'u' });
+    expect(next.turns).toEqual(activePath(next.tree));
+    // An id the tree has already is not appended blindly either.
+    const again = chatReducer(next, { type: 'user-turn-added', turn: user('a'), parentId: 'n' });
+    expect(again.turns).toEqual(activePath(again.tree));
+  });
+
   it('shows an added turn as the path of its tree, under the last turn or elsewhere', () => {
     let model = initialModel(linearTree([user('u1'), answer('a1')]));
     const steps: ChatAction[] = [

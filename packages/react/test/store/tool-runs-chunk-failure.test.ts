@@ -1,5 +1,7 @@
+import { accumulate } from '@message-stream/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createChatStore } from '../../src/index.js';
+import { linearTree } from '../../src/store/tree.js';
 import type { AssistantTurn, ChatState } from '../../src/store/types.js';
 import { fixture, scriptedFetch, sse, textAnswer, toolIds } from './support.js';
 
@@ -37,9 +39,40 @@ describe('the tool loop, when its chunk cannot be loaded', () => {
     expect(store.getState().status).toBe('aborted');
     expect(run).not.toHaveBeenCalled();
     expect(requests).toHaveLength(1);
-    // A decision taken later fails the same way: the conversation's error, not a throw.
-    await expect(store.getState().denyToolCall(id as string)).resolves.toBeUndefined();
+  });
+
+  it('keeps a restored call waiting for approval, and says why, when approved offline', async () => {
+    const stream = await accumulate(fixture('spec-tool-use'));
+    const [call] = toolIds({ stream } as AssistantTurn);
+    const pending: AssistantTurn = {
+      id: 'a1',
+      role: 'assistant',
+      request,
+      stream,
+      toolResults: { [call as string]: { status: 'awaiting-approval' } },
+      startedAt: 0,
+      finishedAt: 1,
+    };
+    const tree = linearTree([{ id: 'u1', role: 'user', content: 'Weather?' }, pending]);
+    const text = JSON.stringify({ state: { tree }, version: 1 });
+    const storage = { getItem: () => text, setItem: () => {}, removeItem: () => {} };
+    const run = vi.fn(() => '18 °C');
+    const onError = vi.fn();
+    const store = createChatStore({
+      request,
+      batch: false,
+      persist: { name: 'offline', storage },
+      tools: { get_weather: { run, needsApproval: true } },
+      onError,
+    });
+    expect(store.getState().status).toBe('awaiting-approval');
+    await expect(store.getState().approveToolCall(call as string)).resolves.toBeUndefined();
+    expect(run).not.toHaveBeenCalled();
+    expect(lastAnswer(store.getState()).toolResults[call as string]).toEqual({
+      status: 'awaiting-approval',
+    });
     expect(store.getState().error).toMatchObject({ type: 'tool_error', retryable: true });
     expect(store.getState().error?.message).toMatch(/^The tool could not be run: /);
+    expect(onError).toHaveBeenCalledTimes(1);
   });
 });

@@ -40,7 +40,7 @@ describe('the tool loop loaded on demand', () => {
   it('is asked for when a store with tools is created, and a stop while it loads ends the calls', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(fixture('spec-tool-use')),
-      () => sse(textAnswer('never sent')),
+      () => sse(textAnswer('Regenerated.')),
     );
     const run = vi.fn(() => '18 °C');
     const store = createChatStore({
@@ -53,13 +53,12 @@ describe('the tool loop loaded on demand', () => {
     await vi.waitFor(() => expect(gate.loads).toBe(1));
     expect(requests).toHaveLength(0);
     const sending = store.getState().send('Weather?');
-    // The answer ends with its tool call while the chunk is still loading.
+    // The answer ends with its tool call while the chunk is still loading: stop ends the
+    // calls at once, not when (or if) the chunk arrives.
     await vi.waitFor(() => expect(store.getState().status).toBe('running-tools'));
     store.getState().stop();
-    gate.release();
     await sending;
     const [id] = toolIds(lastAnswer(store.getState()));
-    expect(run).not.toHaveBeenCalled();
     expect(lastAnswer(store.getState()).toolResults).toEqual({
       [id as string]: {
         status: 'error',
@@ -68,7 +67,73 @@ describe('the tool loop loaded on demand', () => {
       },
     });
     expect(store.getState().status).toBe('aborted');
+    // Nothing waits on the chunk: a regenerate goes out at once.
+    await store.getState().regenerate();
+    expect(requests).toHaveLength(2);
+    gate.release();
     await settled();
-    expect(requests).toHaveLength(1);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('takes a decision at once: a message sent in the same handler carries it', async () => {
+    gate.release();
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('ok')),
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('ok')),
+    );
+    // The app answers the call itself (no tools): nothing preloads the chunk.
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Weather?');
+    const [first] = toolIds(lastAnswer(store.getState()));
+    void store.getState().addToolResult(first as string, '18 °C');
+    await store.getState().send('And tomorrow?');
+    expect(JSON.stringify(requests[1]?.body.messages)).toContain(
+      `"type":"tool_result","tool_use_id":"${first}","content":"18 °C"`,
+    );
+  });
+
+  it('denies with the reason given, and an approval stopped in the same tick never runs', async () => {
+    gate.release();
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('ok')),
+    );
+    const run = vi.fn(() => '18 °C');
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run, needsApproval: true } },
+    });
+    await store.getState().send('Weather?');
+    const [denied] = toolIds(lastAnswer(store.getState()));
+    void store.getState().denyToolCall(denied as string, 'Not now.');
+    await store.getState().send('Later then.');
+    expect(JSON.stringify(requests[1]?.body.messages)).toContain(
+      '"content":"Not now.","is_error":true',
+    );
+
+    const again = scriptedFetch(() => sse(fixture('spec-tool-use')));
+    const other = createChatStore({
+      request,
+      fetch: again.fetch,
+      batch: false,
+      tools: { get_weather: { run, needsApproval: true } },
+    });
+    await other.getState().send('Weather again?');
+    expect(other.getState().status).toBe('awaiting-approval');
+    const [approved] = toolIds(lastAnswer(other.getState()));
+    const approving = other.getState().approveToolCall(approved as string);
+    other.getState().stop();
+    await approving;
+    await settled();
+    expect(run).not.toHaveBeenCalled();
+    expect(lastAnswer(other.getState()).toolResults[approved as string]).toEqual({
+      status: 'error',
+      content: 'Stopped before the tool finished.',
+      isError: true,
+    });
   });
 });

@@ -109,10 +109,11 @@ export function startPersistence(
   /** What storage held could not be read: nothing is written over it from here on. */
   let unreadable = false;
 
-  const flush = (): Promise<void> => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    if (backend === null || disposed || unreadable) return writing;
+  /** Saving has begun: the stored conversation was read (writing before would replace it). */
+  let begun = false;
+
+  const write = (): Promise<void> => {
+    if (backend === null || unreadable || !begun) return writing;
     const model = host.model();
     if (model.tree === lastWritten) return writing;
     lastWritten = model.tree;
@@ -125,6 +126,11 @@ export function startPersistence(
       }),
     );
     return writing;
+  };
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    return disposed ? writing : write();
   };
   const schedule = () => {
     if (timer === null && !disposed) timer = setTimeout(() => void flush(), WRITE_DELAY_MS);
@@ -140,6 +146,7 @@ export function startPersistence(
   let stored = host.model().tree;
   const begin = () => {
     if (disposed) return;
+    begun = true;
     lastWritten = stored;
     unsubscribe = host.subscribe(() => {
       if (host.model().tree !== lastWritten) schedule();
@@ -184,6 +191,12 @@ export function startPersistence(
     restored,
     flush,
     dispose() {
+      // Disposed before the read settled: a conversation begun meanwhile (a message sent at
+      // once) replaces what was stored, as it would have; an untouched one leaves it as it was.
+      if (!begun && host.model().tree !== stored) {
+        begun = true;
+        lastWritten = null;
+      }
       void flush();
       disposed = true;
       unsubscribe();

@@ -1,6 +1,7 @@
 /**
- * The tool loop's part a send needs at once: who runs a call, and the calls a new message
- * settles. What runs the calls is tool-runs.ts, loaded on demand.
+ * The tool loop's decisions, which take effect at once: who runs a call, the calls a new
+ * message settles, approve / deny / the app's own result, and the request that sends the
+ * results back. What runs a tool is tool-runs.ts, loaded on demand.
  */
 import type { ToolUseBlock } from '@message-stream/core';
 import { clientToolCalls, isSettledResult, toolResultsTurn } from '../conversation.js';
@@ -70,4 +71,79 @@ export function settleBeforeNewMessage(ctx: EffectContext): string {
   const results = toolResultsTurn(ctx.newId('tools'), settled, answered.toolResults);
   ctx.dispatch({ type: 'user-turn-added', turn: results, parentId: last.id });
   return results.id;
+}
+
+/**
+ * Starts running a call that waited for approval: it is `running` at once, under a stop of
+ * its own. Null when there is no such call waiting. The store then runs it with the chunk.
+ */
+export function startApproved(
+  ctx: EffectContext,
+  toolUseId: string,
+): { turnId: string; block: ToolUseBlock; controller: AbortController } | null {
+  const found = findCall(ctx, toolUseId);
+  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') {
+    return null;
+  }
+  const controller = ctx.flight.join();
+  ctx.dispatch({
+    type: 'tool-results-updated',
+    id: found.turn.id,
+    results: { [toolUseId]: { status: 'running' } },
+  });
+  return { turnId: found.turn.id, block: found.block, controller };
+}
+
+/** Answers a call that waited for approval with an error result holding the reason. */
+export async function denyToolCall(ctx: EffectContext, toolUseId: string, reason?: string) {
+  const found = findCall(ctx, toolUseId);
+  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') return;
+  ctx.dispatch({
+    type: 'tool-results-updated',
+    id: found.turn.id,
+    results: { [toolUseId]: denial(reason ?? DEFAULT_DENIAL) },
+  });
+  await continueWhenDecided(ctx, found.turn.id, 1);
+}
+
+/** The app's own result for a call; continues when every call has one. */
+export async function addToolResult(
+  ctx: EffectContext,
+  toolUseId: string,
+  result: unknown,
+  isError: boolean,
+) {
+  const found = findCall(ctx, toolUseId);
+  if (found === null) return;
+  ctx.dispatch({
+    type: 'tool-results-updated',
+    id: found.turn.id,
+    results: { [toolUseId]: { status: isError ? 'error' : 'complete', content: result, isError } },
+  });
+  await continueWhenDecided(ctx, found.turn.id, 1);
+}
+
+function findCall(
+  ctx: EffectContext,
+  toolUseId: string,
+): { turn: AssistantTurn; block: ToolUseBlock } | null {
+  for (const turn of Object.values(ctx.model().tree.nodes)) {
+    if (turn.role !== 'assistant') continue;
+    const block = clientToolCalls(turn).find((call) => call.id === toolUseId);
+    if (block !== undefined) return { turn, block };
+  }
+  return null;
+}
+
+/** When every client call of the shown last answer is decided, sends them and continues. */
+export async function continueWhenDecided(ctx: EffectContext, id: string, roundtrip: number) {
+  const turn = ctx.model().turns.at(-1);
+  if (turn?.id !== id || turn.role !== 'assistant') return;
+  const calls = clientToolCalls(turn).map((call) => call.id);
+  if (calls.length === 0 || !calls.every((call) => isSettledResult(turn.toolResults[call]))) {
+    return;
+  }
+  const results = toolResultsTurn(ctx.newId('tools'), calls, turn.toolResults);
+  ctx.dispatch({ type: 'user-turn-added', turn: results, parentId: id });
+  await ctx.answer(results.id, roundtrip);
 }

@@ -1,21 +1,19 @@
 /**
- * The tool loop, the part that runs: client tool calls of a finished answer run (or wait for
- * approval), their results go back in one user turn, and the turn continues, up to
- * `maxToolRoundtrips`. Its own chunk, loaded by the store when it is created with tools (or
- * when a call first needs it); tool-loop.ts keeps what a send needs at once.
+ * The tool loop, the part that runs tools: the client tool calls of a finished answer run (or
+ * wait for approval), and the turn continues, up to `maxToolRoundtrips`. Its own chunk,
+ * loaded by the store when it is created with tools (or when a call first needs it);
+ * tool-loop.ts keeps every decision (approve, deny, a result), which takes effect at once.
  */
 import {
   createStreamError,
   DEFAULT_MAX_TOOL_ROUNDTRIPS,
   type ToolUseBlock,
 } from '@message-stream/core';
-import { clientToolCalls, isSettledResult, toolResultsTurn } from '../conversation.js';
 import { nodeOf } from '../tree.js';
 import type { AssistantTurn, ToolResultState } from '../types.js';
 import type { EffectContext } from './context.js';
 import {
-  DEFAULT_DENIAL,
-  denial,
+  continueWhenDecided,
   openToolCalls,
   type Runner,
   runnerOf,
@@ -62,7 +60,7 @@ async function runOne(
 }
 
 /** Runs `blocks` together under one stop; false when `stop()` ended them. */
-async function runCalls(
+export async function runCalls(
   ctx: EffectContext,
   id: string,
   blocks: readonly ToolUseBlock[],
@@ -85,17 +83,8 @@ async function runCalls(
   return true;
 }
 
-/**
- * Runs the client tools of answer `id` (asking approval where needed), then continues.
- * `stopped`: `stop()` (or a newer request) came while this chunk loaded; the calls end as
- * stopped ones do, and nothing more is sent.
- */
-export async function runToolCalls(
-  ctx: EffectContext,
-  id: string,
-  roundtrip: number,
-  stopped = false,
-) {
+/** Runs the client tools of answer `id` (asking approval where needed), then continues. */
+export async function runToolCalls(ctx: EffectContext, id: string, roundtrip: number) {
   const turn = answerOf(ctx, id);
   if (turn === undefined) return;
   const max = ctx.options().maxToolRoundtrips ?? DEFAULT_MAX_TOOL_ROUNDTRIPS;
@@ -110,11 +99,6 @@ export async function runToolCalls(
     return;
   }
   const open = openToolCalls(ctx, turn);
-  if (stopped) {
-    const results = Object.fromEntries(open.map((block) => [block.id, STOPPED_RESULT]));
-    ctx.dispatch({ type: 'tools-stopped', id, results });
-    return;
-  }
   const asking = open.filter((block) => needsApproval(ctx, block));
   const auto = open.filter((block) => !asking.includes(block));
   // Tools run under the same stop as a stream: `stop()` aborts their signal and ends the
@@ -130,72 +114,4 @@ export async function runToolCalls(
   });
   if (controller !== null && !(await runCalls(ctx, id, auto, controller))) return;
   await continueWhenDecided(ctx, id, roundtrip + 1);
-}
-
-/** Runs one call that waited for approval; continues when it was the last undecided. */
-export async function approveToolCall(ctx: EffectContext, toolUseId: string) {
-  const found = findCall(ctx, toolUseId);
-  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') return;
-  const controller = ctx.flight.join();
-  ctx.dispatch({
-    type: 'tool-results-updated',
-    id: found.turn.id,
-    results: { [toolUseId]: { status: 'running' } },
-  });
-  if (!(await runCalls(ctx, found.turn.id, [found.block], controller))) return;
-  await continueWhenDecided(ctx, found.turn.id, 1);
-}
-
-/** Answers a call that waited for approval with an error result holding the reason. */
-export async function denyToolCall(ctx: EffectContext, toolUseId: string, reason?: string) {
-  const found = findCall(ctx, toolUseId);
-  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') return;
-  ctx.dispatch({
-    type: 'tool-results-updated',
-    id: found.turn.id,
-    results: { [toolUseId]: denial(reason ?? DEFAULT_DENIAL) },
-  });
-  await continueWhenDecided(ctx, found.turn.id, 1);
-}
-
-/** The app's own result for a call; continues when every call has one. */
-export async function addToolResult(
-  ctx: EffectContext,
-  toolUseId: string,
-  result: unknown,
-  isError: boolean,
-) {
-  const found = findCall(ctx, toolUseId);
-  if (found === null) return;
-  ctx.dispatch({
-    type: 'tool-results-updated',
-    id: found.turn.id,
-    results: { [toolUseId]: { status: isError ? 'error' : 'complete', content: result, isError } },
-  });
-  await continueWhenDecided(ctx, found.turn.id, 1);
-}
-
-function findCall(
-  ctx: EffectContext,
-  toolUseId: string,
-): { turn: AssistantTurn; block: ToolUseBlock } | null {
-  for (const turn of Object.values(ctx.model().tree.nodes)) {
-    if (turn.role !== 'assistant') continue;
-    const block = clientToolCalls(turn).find((call) => call.id === toolUseId);
-    if (block !== undefined) return { turn, block };
-  }
-  return null;
-}
-
-/** When every client call of the shown last answer is decided, sends them and continues. */
-async function continueWhenDecided(ctx: EffectContext, id: string, roundtrip: number) {
-  const turn = ctx.model().turns.at(-1);
-  if (turn?.id !== id || turn.role !== 'assistant') return;
-  const calls = clientToolCalls(turn).map((call) => call.id);
-  if (calls.length === 0 || !calls.every((call) => isSettledResult(turn.toolResults[call]))) {
-    return;
-  }
-  const results = toolResultsTurn(ctx.newId('tools'), calls, turn.toolResults);
-  ctx.dispatch({ type: 'user-turn-added', turn: results, parentId: id });
-  await ctx.answer(results.id, roundtrip);
 }
