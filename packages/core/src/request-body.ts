@@ -24,6 +24,7 @@ function jsonOfMessage(message: unknown): string | undefined {
  * Serializes frozen messages now, so a later request that sends them reuses their JSON: a
  * client can do it in idle time for a long history it restored, instead of in the first
  * send's task. Messages that are not frozen are skipped (they are serialized per request).
+ * Throws what `JSON.stringify` throws (a cycle, a BigInt); the request would fail the same way.
  */
 export function prepareMessagesJson(messages: readonly unknown[]): void {
   for (const message of messages) {

@@ -1,4 +1,6 @@
 import { type ComponentType, type ReactElement, type ReactNode, useEffect, useState } from 'react';
+import { whenPaintedAndIdle } from '../after-paint.js';
+import { loadOnce } from '../load-once.js';
 
 /** Waits before a mounted part asks again for a chunk that failed (then on `online` too). */
 const RETRY_MS = [2_000, 10_000, 30_000] as const;
@@ -34,25 +36,22 @@ export interface LazyParts<M> {
  */
 export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
   let parts: M | undefined;
-  let pending: Promise<M> | undefined;
   let warned = false;
-  const preload = (): Promise<M> => {
-    pending ??= load().then(
+  const preload = loadOnce(() =>
+    load().then(
       (loaded) => {
         parts = loaded;
         return loaded;
       },
       (error: unknown) => {
-        pending = undefined;
         if (!warned) {
           warned = true;
           console.warn('message-stream: a part could not be loaded; it is tried again.', error);
         }
         throw error;
       },
-    );
-    return pending;
-  };
+    ),
+  );
 
   const part = <P extends object>(
     name: string,
@@ -126,9 +125,7 @@ let preloadingWhenIdle = false;
  * needs it (it asks again).
  */
 export function preloadPartsWhenIdle(): void {
-  if (preloadingWhenIdle || typeof requestIdleCallback !== 'function') return;
+  if (preloadingWhenIdle) return;
   preloadingWhenIdle = true;
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => requestIdleCallback(() => void preloadParts().catch(() => {}))),
-  );
+  whenPaintedAndIdle(() => void preloadParts().catch(() => {}));
 }

@@ -1,6 +1,7 @@
 import { memo, type ReactElement } from 'react';
 import Markdown, { type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { whenPaintedAndIdle } from '../after-paint.js';
 import { markdownComponents } from './components.js';
 import type { MarkdownPlugins } from './plugins.js';
 import { markdownUrlTransform } from './url.js';
@@ -69,9 +70,7 @@ export const isMarkdownWarm = (): boolean => warm;
  * it runs once however often it is called.
  */
 export function warmUpMarkdownWhenIdle(): void {
-  if (!warm && typeof requestIdleCallback === 'function') {
-    requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(warmUp)));
-  }
+  if (!warm) whenPaintedAndIdle(warmUp);
 }
 
 /**

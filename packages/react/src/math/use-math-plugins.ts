@@ -1,19 +1,22 @@
 import { useEffect, useState } from 'react';
+import { loadOnce } from '../load-once.js';
 import type { MarkdownPlugins } from '../markdown/plugins.js';
 
 let loaded: MarkdownPlugins | null = null;
-let loading: Promise<MarkdownPlugins | null> | null = null;
+const mathChunk = loadOnce(() => import('./plugins.js'));
 
-/** Loads the math chunk (remark-math, rehype-katex, KaTeX and its CSS) once per page. */
+/**
+ * Loads the math chunk (remark-math, rehype-katex, KaTeX and its CSS) once per page; null when
+ * it cannot be loaded (asked for again by the next call).
+ */
 export function loadMathPlugins(): Promise<MarkdownPlugins | null> {
-  loading ??= import('./plugins.js').then(
+  return mathChunk().then(
     (module) => {
       loaded = module.mathPlugins;
       return loaded;
     },
     () => null,
   );
-  return loading;
 }
 
 /**

@@ -14,17 +14,22 @@ import { type Persistence, startPersistence } from './effects/persistence.js';
 import { startAnswer } from './effects/streaming.js';
 import {
   addToolResult,
-  continueWhenDecided,
+  approveToolCall,
   denyToolCall,
-  openToolCalls,
-  STOPPED_RESULT,
+  preloadToolRuns,
+  runToolsOf,
   settleBeforeNewMessage,
-  startApproved,
   storeRunsTools,
 } from './effects/tool-loop.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
 import { branchInfo, linearTree, nodeOf, parentOf, ROOT, turnCount } from './tree.js';
-import type { AssistantTurn, ChatState, ChatStoreOptions, ToolResultState, Turn } from './types.js';
+import type {
+  AssistantTurn,
+  ChatState,
+  ChatStoreOptions,
+  ConversationTree,
+  Turn,
+} from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
 export type ChatStore = StoreApi<ChatState> & {
@@ -40,38 +45,6 @@ export type ChatStore = StoreApi<ChatState> & {
 
 /** Turns whose request form is built per step of the idle pass (about a millisecond of work). */
 const HISTORY_SLICE = 32;
-
-/** The tool loop's running part: its own chunk, asked for by a store that has tools. */
-type ToolRuns = typeof import('./effects/tool-runs.js');
-let toolRunsChunk: Promise<ToolRuns> | undefined;
-const toolRuns = () => {
-  toolRunsChunk ??= import('./effects/tool-runs.js').catch((error: unknown) => {
-    // Asked for again by the next call.
-    toolRunsChunk = undefined;
-    throw error;
-  });
-  return toolRunsChunk;
-};
-
-/**
- * The tool loop's running part, unless `signal` is aborted first (`stop()`, a newer request:
- * the calls end as stopped then, whenever the chunk arrives) or the chunk cannot be loaded.
- */
-const toolRunsUnless = (signal: AbortSignal): Promise<ToolRuns | 'stopped' | { failed: unknown }> =>
-  Promise.race([
-    toolRuns().catch((failed: unknown) => ({ failed })),
-    new Promise<'stopped'>((resolve) => {
-      if (signal.aborted) resolve('stopped');
-      else signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-    }),
-  ]);
-
-/** The result of a call whose code could not be loaded (offline, a replaced deploy). */
-const unrunnable = ({ failed }: { failed: unknown }): ToolResultState => ({
-  status: 'error',
-  content: `The tool could not be run: ${String(failed)}`,
-  isError: true,
-});
 
 /** A turn's message as requests send it, frozen: the transport serializes it once. */
 const requestForm = (turn: Turn): MessageParam | null => {
@@ -167,20 +140,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       const ended = nodeOf(model.tree, id) as AssistantTurn;
       options.onFinish?.(ended);
       if (final.error) options.onError?.(final.error, ended);
-      if (toolsFollow) {
-        // stop() (or a newer request) while the tool loop's chunk loads ends these calls.
-        const waiting = flight.join();
-        const runs = await toolRunsUnless(waiting.signal);
-        flight.end(waiting);
-        if (typeof runs !== 'string' && !('failed' in runs)) {
-          await runs.runToolCalls(ctx, id, roundtrip);
-        } else {
-          const result = runs === 'stopped' ? STOPPED_RESULT : unrunnable(runs);
-          const open = openToolCalls(ctx, nodeOf(model.tree, id) as AssistantTurn);
-          const results = Object.fromEntries(open.map((call) => [call.id, result]));
-          dispatch({ type: 'tools-stopped', id, results });
-        }
-      } else if (continuesPausedTurn(ctx, final, roundtrip))
+      if (toolsFollow) await runToolsOf(ctx, id, roundtrip);
+      else if (continuesPausedTurn(ctx, final, roundtrip))
         await continuePausedTurn(ctx, id, roundtrip);
     },
   };
@@ -197,39 +158,6 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     await current;
   };
 
-  /** Runs a call the user approved (it is `running` at once), with the tool loop's chunk. */
-  const runApproved = async (toolUseId: string) => {
-    const approved = startApproved(ctx, toolUseId);
-    if (approved === null) return;
-    const { turnId, block, controller } = approved;
-    const runs = await toolRunsUnless(controller.signal);
-    if (typeof runs !== 'string' && !('failed' in runs)) {
-      if (await runs.runCalls(ctx, turnId, [block], controller)) {
-        await continueWhenDecided(ctx, turnId, 1);
-      }
-      return;
-    }
-    flight.end(controller);
-    if (runs === 'stopped') {
-      dispatch({ type: 'tools-stopped', id: turnId, results: { [block.id]: STOPPED_RESULT } });
-      return;
-    }
-    // The code that runs tools is missing (offline, a replaced deploy): the call waits for
-    // approval again, and the conversation says why.
-    dispatch({
-      type: 'tool-results-updated',
-      id: turnId,
-      results: { [block.id]: { status: 'awaiting-approval' } },
-    });
-    const error = createStreamError({
-      type: 'tool_error',
-      message: unrunnable(runs).content as string,
-      retryable: true,
-    });
-    dispatch({ type: 'send-refused', error });
-    options.onError?.(error, null);
-  };
-
   const lastAnswer = (): AssistantTurn | undefined => {
     const last = model.turns.at(-1);
     return last?.role === 'assistant' ? last : undefined;
@@ -240,15 +168,18 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     return turn?.role === 'assistant' ? turn : undefined;
   };
 
-  const resetTree = (tree: ReturnType<typeof linearTree>) => {
-    flight.abort();
-    sentAs.clear();
+  /** The whole conversation replaced (setMessages, reset, a restored one): prepared anew. */
+  const replaceTree = (tree: ConversationTree) => {
     dispatch({ type: 'replaced', tree });
     prepareHistoryWhenIdle();
   };
+  const resetTree = (tree: ConversationTree) => {
+    flight.abort();
+    sentAs.clear();
+    replaceTree(tree);
+  };
 
-  let disposed = false;
-  /** Which idle pass is current: a replaced conversation starts its own. */
+  /** Which idle pass is current: a replaced conversation starts its own, dispose ends it. */
   let historyPass = 0;
   /**
    * Builds the request form of a long history (each turn's message and its JSON) in idle
@@ -261,7 +192,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     if (typeof requestIdleCallback !== 'function' || model.turns.length <= 2) return;
     let index = 0;
     const step = (deadline: IdleDeadline) => {
-      if (disposed || pass !== historyPass) return;
+      if (pass !== historyPass) return;
       const turns = model.turns;
       const end = turns.length - 2;
       try {
@@ -370,7 +301,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
     selectBranch: (turnId, index) => dispatch({ type: 'branch-selected', turnId, index }),
 
-    approveToolCall: (toolUseId) => run(() => runApproved(toolUseId)),
+    approveToolCall: (toolUseId) => run(() => approveToolCall(ctx, toolUseId)),
 
     denyToolCall: (toolUseId, reason) => run(() => denyToolCall(ctx, toolUseId, reason)),
 
@@ -394,9 +325,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           subscribe: (listener) => store.subscribe(listener),
           restore(tree) {
             // A conversation begun before the read finished is not overwritten.
-            if (turnCount(model.tree) !== 0) return;
-            dispatch({ type: 'replaced', tree });
-            prepareHistoryWhenIdle();
+            if (turnCount(model.tree) === 0) replaceTree(tree);
           },
           report(error, operation) {
             const info = { name: persistOptions.name, operation };
@@ -414,20 +343,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       )
     : null;
 
-  /** A store that runs tools loads the tool loop now, long before an answer asks for it. */
-  const preloadTools = () => {
-    if (options.tools !== undefined || options.onToolCall !== undefined) toolRuns().catch(() => {});
-  };
-  preloadTools();
+  preloadToolRuns(ctx);
   store.setOptions = (next) => {
     options = next;
-    preloadTools();
+    preloadToolRuns(ctx);
   };
   Object.assign(store, {
     restored: persistence?.restored ?? Promise.resolve(),
     flush: () => persistence?.flush() ?? Promise.resolve(),
     dispose: () => {
-      disposed = true;
+      historyPass++;
       flight.abort();
       persistence?.dispose();
     },

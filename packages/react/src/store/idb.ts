@@ -3,22 +3,14 @@
  * store, keys `<name>/meta` and `<name>/turn/<id>`. idb-keyval is its own chunk, loaded and
  * the database opened on first use, never at import.
  */
-import type { UseStore } from 'idb-keyval';
+import { loadOnce } from '../load-once.js';
 
-type Keyval = typeof import('idb-keyval');
-
-let opened: Promise<{ readonly keyval: Keyval; readonly store: UseStore }> | null = null;
-const records = () => {
-  opened ??= import('idb-keyval').then(
-    (keyval) => ({ keyval, store: keyval.createStore('message-stream', 'records') }),
-    (error: unknown) => {
-      // A chunk that failed to load is asked for again by the next call.
-      opened = null;
-      throw error;
-    },
-  );
-  return opened;
-};
+const records = loadOnce(() =>
+  import('idb-keyval').then((keyval) => ({
+    keyval,
+    store: keyval.createStore('message-stream', 'records'),
+  })),
+);
 
 export const idbGet = async <T>(key: string): Promise<T | undefined> => {
   const { keyval, store } = await records();

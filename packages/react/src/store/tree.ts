@@ -41,9 +41,10 @@ type Value<K extends RecordKey> = ConversationTree[K][string];
  * A record of a tree written as the record it came from plus a few changed entries. The
  * record is built from them when first read (then kept in `built`): copying a record of
  * 2,000 turns costs over a millisecond, and a streaming answer replaces its turn on every
- * frame, a send adds two turns, where nothing reads the whole record. Neither `base` nor
- * `changes` is ever changed, so a past tree keeps showing what it showed; trees that share a
- * record share this object, so the record they read is one object too.
+ * frame, a send adds two turns, where nothing reads the whole record. `base` and `changes`
+ * change only when the record is built (to the built record and none), so a past tree keeps
+ * showing what it showed; trees that share a record share this object, so the record they
+ * read is one object too.
  */
 class LazyRecord<V> {
   built: Readonly<Record<string, V>> | undefined = undefined;

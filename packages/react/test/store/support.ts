@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { toMessage } from '@message-stream/core';
 import { sseEvent } from '@message-stream/mock';
-import type { AssistantTurn } from '../../src/index.js';
+import { type AssistantTurn, type ChatStoreOptions, createChatStore } from '../../src/index.js';
 
 const fixturesDir = join(
   dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
@@ -116,3 +116,22 @@ export const toolIds = (turn: AssistantTurn): string[] =>
   (toMessage(turn.stream)?.content ?? [])
     .filter((b) => b.type === 'tool_use')
     .map((b) => (b as { id: string }).id);
+
+/**
+ * A store whose `get_weather` tool runs `run` (after approval when `needsApproval`), batching
+ * off, with any further options: the tool-loop tests' store.
+ */
+export function weatherToolStore(
+  run: () => unknown,
+  {
+    needsApproval = false,
+    ...options
+  }: Partial<ChatStoreOptions> & { needsApproval?: boolean } = {},
+) {
+  return createChatStore({
+    request: { model: 'claude-opus-5', max_tokens: 1024 },
+    batch: false,
+    tools: { get_weather: { run, needsApproval } },
+    ...options,
+  });
+}

@@ -1,9 +1,8 @@
 import { accumulate } from '@message-stream/core';
 import { describe, expect, it, vi } from 'vitest';
-import { createChatStore } from '../../src/index.js';
 import { linearTree } from '../../src/store/tree.js';
 import type { AssistantTurn, ChatState } from '../../src/store/types.js';
-import { fixture, scriptedFetch, sse, textAnswer, toolIds } from './support.js';
+import { fixture, scriptedFetch, sse, textAnswer, toolIds, weatherToolStore } from './support.js';
 
 // The tool loop's running part (a chunk loaded on demand) cannot be loaded: offline, or a
 // deploy that replaced it.
@@ -22,12 +21,7 @@ describe('the tool loop, when its chunk cannot be loaded', () => {
       () => sse(textAnswer('never sent')),
     );
     const run = vi.fn(() => '18 °C');
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      tools: { get_weather: { run } },
-    });
+    const store = weatherToolStore(run, { fetch });
     await expect(store.getState().send('Weather?')).resolves.toBeUndefined();
     const [id] = toolIds(lastAnswer(store.getState()));
     const result = lastAnswer(store.getState()).toolResults[id as string];
@@ -58,11 +52,9 @@ describe('the tool loop, when its chunk cannot be loaded', () => {
     const storage = { getItem: () => text, setItem: () => {}, removeItem: () => {} };
     const run = vi.fn(() => '18 °C');
     const onError = vi.fn();
-    const store = createChatStore({
-      request,
-      batch: false,
+    const store = weatherToolStore(run, {
+      needsApproval: true,
       persist: { name: 'offline', storage },
-      tools: { get_weather: { run, needsApproval: true } },
       onError,
     });
     expect(store.getState().status).toBe('awaiting-approval');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChatStore } from '../../src/index.js';
 import type { AssistantTurn, ChatState } from '../../src/store/types.js';
-import { fixture, scriptedFetch, sse, textAnswer, toolIds } from './support.js';
+import { fixture, scriptedFetch, sse, textAnswer, toolIds, weatherToolStore } from './support.js';
 
 /**
  * The tool loop's running part is a chunk loaded on demand (store/effects/tool-runs.ts).
@@ -43,12 +43,7 @@ describe('the tool loop loaded on demand', () => {
       () => sse(textAnswer('Regenerated.')),
     );
     const run = vi.fn(() => '18 °C');
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      tools: { get_weather: { run } },
-    });
+    const store = weatherToolStore(run, { fetch });
     // Asked for at once, before anything is sent.
     await vi.waitFor(() => expect(gate.loads).toBe(1));
     expect(requests).toHaveLength(0);
@@ -101,12 +96,7 @@ describe('the tool loop loaded on demand', () => {
       () => sse(textAnswer('ok')),
     );
     const run = vi.fn(() => '18 °C');
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      tools: { get_weather: { run, needsApproval: true } },
-    });
+    const store = weatherToolStore(run, { fetch, needsApproval: true });
     await store.getState().send('Weather?');
     const [denied] = toolIds(lastAnswer(store.getState()));
     void store.getState().denyToolCall(denied as string, 'Not now.');
@@ -116,12 +106,7 @@ describe('the tool loop loaded on demand', () => {
     );
 
     const again = scriptedFetch(() => sse(fixture('spec-tool-use')));
-    const other = createChatStore({
-      request,
-      fetch: again.fetch,
-      batch: false,
-      tools: { get_weather: { run, needsApproval: true } },
-    });
+    const other = weatherToolStore(run, { fetch: again.fetch, needsApproval: true });
     await other.getState().send('Weather again?');
     expect(other.getState().status).toBe('awaiting-approval');
     const [approved] = toolIds(lastAnswer(other.getState()));

@@ -155,7 +155,8 @@ export function startPersistence(
     if (typeof addEventListener === 'function') addEventListener('pagehide', onHide);
   };
   const apply = (tree: ConversationTree | null) => {
-    if (tree === null) return;
+    // A store disposed meanwhile is not changed any more.
+    if (tree === null || disposed) return;
     const before = host.model().tree;
     host.restore(tree);
     // Not applied when a conversation began meanwhile: that one replaces what was stored.

@@ -1,12 +1,13 @@
 /**
  * The tool loop's decisions, which take effect at once: who runs a call, the calls a new
  * message settles, approve / deny / the app's own result, and the request that sends the
- * results back. What runs a tool is tool-runs.ts, loaded on demand.
+ * results back. What runs a tool is tool-runs.ts, a chunk loaded on demand (asked for here).
  */
-import type { ToolUseBlock } from '@message-stream/core';
+import { createStreamError, type ToolUseBlock } from '@message-stream/core';
+import { loadOnce } from '../../load-once.js';
 import { clientToolCalls, isSettledResult, toolResultsTurn } from '../conversation.js';
 import { nodeOf } from '../tree.js';
-import type { AssistantTurn, ToolCall, ToolResultState } from '../types.js';
+import type { AssistantTurn, ToolCall, ToolResultState, Turn } from '../types.js';
 import type { EffectContext } from './context.js';
 
 export const STOPPED_RESULT: ToolResultState = {
@@ -73,25 +74,94 @@ export function settleBeforeNewMessage(ctx: EffectContext): string {
   return results.id;
 }
 
+type ToolRuns = typeof import('./tool-runs.js');
+/** The part that runs tools: its own chunk. */
+const toolRuns = loadOnce(() => import('./tool-runs.js'));
+
+/** A store that runs tools asks for their chunk at once, long before an answer needs it. */
+export function preloadToolRuns(ctx: EffectContext): void {
+  const { tools, onToolCall } = ctx.options();
+  if (tools !== undefined || onToolCall !== undefined) toolRuns().catch(() => {});
+}
+
+/** The chunk; or what the calls end with when `signal` aborts first, or it cannot be loaded. */
+type Loaded =
+  | { readonly runs: ToolRuns }
+  | { readonly stopped: true }
+  | { readonly stopped: false; readonly reason: string };
+
 /**
- * Starts running a call that waited for approval: it is `running` at once, under a stop of
- * its own. Null when there is no such call waiting. The store then runs it with the chunk.
+ * The chunk, unless `signal` is aborted first: `stop()` (or a newer request) then ends the
+ * calls at once, whenever (if ever) the chunk arrives.
  */
-export function startApproved(
-  ctx: EffectContext,
-  toolUseId: string,
-): { turnId: string; block: ToolUseBlock; controller: AbortController } | null {
+const toolRunsUnless = (signal: AbortSignal): Promise<Loaded> =>
+  Promise.race([
+    toolRuns().then(
+      (runs): Loaded => ({ runs }),
+      (error: unknown): Loaded => ({
+        stopped: false,
+        reason: `The tool could not be run: ${String(error)}`,
+      }),
+    ),
+    new Promise<Loaded>((resolve) => {
+      const stopped = () => resolve({ stopped: true });
+      if (signal.aborted) stopped();
+      else signal.addEventListener('abort', stopped, { once: true });
+    }),
+  ]);
+
+/**
+ * Runs the client tools of a finished answer with the chunk. Stopped while it loads, the
+ * calls end as stopped; if it cannot load (offline, a replaced deploy), they end with the
+ * reason, and nothing more is sent.
+ */
+export async function runToolsOf(ctx: EffectContext, id: string, roundtrip: number) {
+  const waiting = ctx.flight.join();
+  const loaded = await toolRunsUnless(waiting.signal);
+  ctx.flight.end(waiting);
+  if ('runs' in loaded) return loaded.runs.runToolCalls(ctx, id, roundtrip);
+  const result = loaded.stopped ? STOPPED_RESULT : denial(loaded.reason);
+  const turn = nodeOf(ctx.model().tree, id);
+  if (turn?.role !== 'assistant') return;
+  const open = openToolCalls(ctx, turn).map((call) => [call.id, result]);
+  ctx.dispatch({ type: 'tools-stopped', id, results: Object.fromEntries(open) });
+}
+
+/**
+ * Runs a call that waited for approval: it is `running` at once (under a stop of its own),
+ * then runs with the chunk, and the answer continues when it was the last undecided. If the
+ * chunk cannot load, the call waits for approval again and the conversation says why.
+ */
+export async function approveToolCall(ctx: EffectContext, toolUseId: string) {
   const found = findCall(ctx, toolUseId);
-  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') {
-    return null;
-  }
+  if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') return;
+  const id = found.turn.id;
   const controller = ctx.flight.join();
   ctx.dispatch({
     type: 'tool-results-updated',
-    id: found.turn.id,
+    id,
     results: { [toolUseId]: { status: 'running' } },
   });
-  return { turnId: found.turn.id, block: found.block, controller };
+  const loaded = await toolRunsUnless(controller.signal);
+  if ('runs' in loaded) {
+    if (await loaded.runs.runCalls(ctx, id, [found.block], controller)) {
+      await continueWhenDecided(ctx, id, 1);
+    }
+    return;
+  }
+  ctx.flight.end(controller);
+  if (loaded.stopped) {
+    ctx.dispatch({ type: 'tools-stopped', id, results: { [toolUseId]: STOPPED_RESULT } });
+    return;
+  }
+  ctx.dispatch({
+    type: 'tool-results-updated',
+    id,
+    results: { [toolUseId]: { status: 'awaiting-approval' } },
+  });
+  const error = createStreamError({ type: 'tool_error', message: loaded.reason, retryable: true });
+  ctx.dispatch({ type: 'send-refused', error });
+  ctx.options().onError?.(error, null);
 }
 
 /** Answers a call that waited for approval with an error result holding the reason. */
@@ -123,14 +193,27 @@ export async function addToolResult(
   await continueWhenDecided(ctx, found.turn.id, 1);
 }
 
+/**
+ * The answer that made call `toolUseId`: looked for on the shown path, newest first (where a
+ * decision is taken), then in the rest of the tree.
+ */
 function findCall(
   ctx: EffectContext,
   toolUseId: string,
 ): { turn: AssistantTurn; block: ToolUseBlock } | null {
-  for (const turn of Object.values(ctx.model().tree.nodes)) {
-    if (turn.role !== 'assistant') continue;
+  const { turns, tree } = ctx.model();
+  const callIn = (turn: Turn) => {
+    if (turn.role !== 'assistant') return null;
     const block = clientToolCalls(turn).find((call) => call.id === toolUseId);
-    if (block !== undefined) return { turn, block };
+    return block === undefined ? null : { turn, block };
+  };
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const found = callIn(turns[i] as Turn);
+    if (found !== null) return found;
+  }
+  for (const turn of Object.values(tree.nodes)) {
+    const found = callIn(turn);
+    if (found !== null) return found;
   }
   return null;
 }
