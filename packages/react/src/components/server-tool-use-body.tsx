@@ -8,6 +8,17 @@ import type { ServerToolUseViewProps } from './server-tool-use-view.js';
 /** Server tools whose input is a program: `code` (Python) or `command` (bash). */
 const CODE_TOOLS: ReadonlySet<string> = new Set(['code_execution', 'bash_code_execution']);
 
+/** What a call is doing, by its block's status: while it streams, cut off, done. */
+type Verbs = readonly [streaming: string, interrupted: string, done: string];
+const VERBS: Readonly<Record<'web_search' | 'web_fetch' | 'code' | 'other', Verbs>> = {
+  web_search: ['Searching the web', 'Web search interrupted', 'Searched the web'],
+  web_fetch: ['Fetching', 'Fetch interrupted', 'Fetched'],
+  code: ['Writing code', 'Interrupted:', 'Ran code'],
+  other: ['Using', 'Interrupted:', 'Used'],
+};
+const verbOf = (status: string, [streaming, interrupted, done]: Verbs): string =>
+  status === 'streaming' ? streaming : status === 'incomplete' ? interrupted : done;
+
 /** `ServerToolUseView` once its chunk has loaded (see server-tool-use-view.tsx). */
 export const ServerToolUseBody = memo(function ServerToolUseBody({
   block,
@@ -19,44 +30,25 @@ export const ServerToolUseBody = memo(function ServerToolUseBody({
   const status = block.status;
   const classes = cx('ms-server-tool', `ms-server-tool--${status}`, className);
 
-  if (name === 'web_search') {
-    const query = isPlainObject(input) ? stringOr(input.query) : undefined;
-    const verb =
-      status === 'streaming'
-        ? 'Searching the web'
-        : status === 'incomplete'
-          ? 'Web search interrupted'
-          : 'Searched the web';
+  if (name === 'web_search' || name === 'web_fetch') {
+    // The query as the model wrote it, or the address fetched.
+    const detail = isPlainObject(input)
+      ? stringOr(name === 'web_search' ? input.query : input.url)
+      : undefined;
     return (
       <p className={classes} data-tool-name={name}>
-        <span className="ms-server-tool__label">{verb}</span>
-        {query ? (
+        <span className="ms-server-tool__label">{verbOf(status, VERBS[name])}</span>
+        {detail === undefined || detail === '' ? null : name === 'web_search' ? (
           <>
             {' for '}
-            <q className="ms-server-tool__query">{query}</q>
+            <q className="ms-server-tool__query">{detail}</q>
           </>
-        ) : null}
-      </p>
-    );
-  }
-
-  if (name === 'web_fetch') {
-    const url = isPlainObject(input) ? stringOr(input.url) : undefined;
-    const verb =
-      status === 'streaming'
-        ? 'Fetching'
-        : status === 'incomplete'
-          ? 'Fetch interrupted'
-          : 'Fetched';
-    return (
-      <p className={classes} data-tool-name={name}>
-        <span className="ms-server-tool__label">{verb}</span>
-        {url ? (
+        ) : (
           <>
             {' '}
-            <span className="ms-server-tool__query">{url}</span>
+            <span className="ms-server-tool__query">{detail}</span>
           </>
-        ) : null}
+        )}
       </p>
     );
   }
@@ -65,28 +57,21 @@ export const ServerToolUseBody = memo(function ServerToolUseBody({
   const python = isPlainObject(input) ? stringOr(input.code) : undefined;
   const program = python ?? (isPlainObject(input) ? stringOr(input.command) : undefined);
   if (program !== undefined && CODE_TOOLS.has(name)) {
-    const verb =
-      status === 'streaming'
-        ? 'Writing code'
-        : status === 'incomplete'
-          ? 'Interrupted:'
-          : 'Ran code';
     return (
       <div className={classes} data-tool-name={name}>
         <p className="ms-server-tool__line">
-          <span className="ms-server-tool__label">{verb}</span>
+          <span className="ms-server-tool__label">{verbOf(status, VERBS.code)}</span>
         </p>
         <CodeBlock code={program} language={python !== undefined ? 'python' : 'bash'} />
       </div>
     );
   }
 
-  const verb = status === 'streaming' ? 'Using' : status === 'incomplete' ? 'Interrupted:' : 'Used';
   const json = toJson(input);
   return (
     <div className={classes} data-tool-name={name}>
       <p className="ms-server-tool__line">
-        <span className="ms-server-tool__label">{verb}</span>{' '}
+        <span className="ms-server-tool__label">{verbOf(status, VERBS.other)}</span>{' '}
         <span className="ms-server-tool__name">{name}</span>
       </p>
       {json && json !== '{}' ? (
