@@ -8,7 +8,7 @@ import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
 import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
-import type { CodeToken, LineTokenizer } from './tokens.js';
+import { type CodeToken, type LineTokenizer, mergeCodeTokens } from './tokens.js';
 
 const LIGHT = 'github-light-default';
 const DARK = 'github-dark-default';
@@ -23,9 +23,10 @@ const LIGHT_FIXES: Readonly<Record<string, string>> = { '#6e7781': '#59636e' };
 /** Lines longer than this (minified code) stay plain: tokenizing them costs more than they show. */
 const MAX_LINE_LENGTH = 2000;
 /**
- * The most one line may take to tokenize; the rest of a pathological line stays plain. Not
- * lower: the first lines of a grammar also compile its expressions, which on a busy machine
- * takes tens of milliseconds, and a line cut short then would stay half-coloured for good.
+ * The most one theme's pass over a line may take; the rest of a pathological line comes back
+ * as one run. A line that hit it is tokenized once more (`againWhenCutShort`): the first lines
+ * of a grammar also compile its expressions, which on a busy machine took longer than this,
+ * and the first line of the first block kept wrong colours for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
 
@@ -79,35 +80,77 @@ export async function createLineTokenizer(
     const core = await getHighlighter();
     const lang = await loadLanguage(core, language);
     if (lang === null) return null;
+    const plain = { light: defaultColor(core, LIGHT), dark: defaultColor(core, DARK) };
     return (line, state) => {
-      const lines = core.codeToTokensWithThemes(line, {
-        lang,
-        themes: THEMES,
-        grammarState: state,
-        tokenizeMaxLineLength: MAX_LINE_LENGTH,
-        tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
-      });
+      const lines = againWhenCutShort(
+        () =>
+          core.codeToTokensWithThemes(line, {
+            lang,
+            themes: THEMES,
+            grammarState: state,
+            tokenizeMaxLineLength: MAX_LINE_LENGTH,
+            tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+          }),
+        LINE_TIME_LIMIT_MS,
+      );
       const next = core.getLastGrammarState(lines) ?? state;
       if (next === undefined) throw new Error('Shiki returned no grammar state');
-      return { tokens: toCodeTokens(lines[0] ?? []), state: next };
+      return { tokens: toCodeTokens(lines[0] ?? [], plain), state: next };
     };
   } catch {
     return null;
   }
 }
 
-function toCodeTokens(line: readonly ThemedTokenWithVariants[]): CodeToken[] {
-  return line.map((token) => {
+/**
+ * Runs `tokenize`, and once more when it took the time limit or longer. A line that hits the
+ * limit comes back cut short, the rest of it one run in the last colour (Shiki does not say
+ * so). The first lines of a grammar compile its expressions, which on a busy machine can take
+ * longer than the limit; compiled, the same line again is quick, so only a line that is slow
+ * to tokenize in itself stays cut short.
+ */
+export function againWhenCutShort<T>(
+  tokenize: () => T,
+  limitMs: number,
+  now: () => number = () => performance.now(),
+): T {
+  const started = now();
+  const first = tokenize();
+  return now() - started >= limitMs ? tokenize() : first;
+}
+
+/** A theme's default text colour, lower case: a run in it is drawn in the block's own. */
+function defaultColor(core: HighlighterCore, theme: string): string | undefined {
+  try {
+    return core.getTheme(theme).fg.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Shiki's runs as the kit's tokens: a colour that is the theme's default text colour is left
+ * out (the run is plain text in the block's own colour, no element of its own), and runs that
+ * look the same are joined (see `mergeCodeTokens`).
+ */
+export function toCodeTokens(
+  line: readonly ThemedTokenWithVariants[],
+  plain: { readonly light?: string | undefined; readonly dark?: string | undefined } = {},
+): CodeToken[] {
+  const tokens = line.map((token): CodeToken => {
     const light = token.variants.light;
     const dark = token.variants.dark;
     const lightColor = light?.color?.toLowerCase();
+    const darkColor = dark?.color?.toLowerCase();
+    const isPlain = lightColor === plain.light && darkColor === plain.dark;
     return {
       content: token.content,
-      light: lightColor ? (LIGHT_FIXES[lightColor] ?? lightColor) : undefined,
-      dark: dark?.color?.toLowerCase(),
+      light: isPlain || !lightColor ? undefined : (LIGHT_FIXES[lightColor] ?? lightColor),
+      dark: isPlain ? undefined : darkColor,
       // fontStyle is a bit set; 1 is italic. Bold and underline are left out: bold changes
       // the width of some monospace fonts, and the block must not move when colours arrive.
       italic: ((light?.fontStyle ?? 0) & 1) === 1 && ((dark?.fontStyle ?? 0) & 1) === 1,
     };
   });
+  return mergeCodeTokens(tokens);
 }
