@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  mergeCodeTokens,
   IncrementalCodeTokens,
   type LineTokenizer,
   tokensForLine,
@@ -80,5 +82,66 @@ describe('tokensForLine / tokensMatch', () => {
     expect(tokensMatch([{ content: 'c' }, { content: 'd' }], 'cd')).toBe(true);
     expect(tokensMatch([{ content: 'cd' }], 'cde')).toBe(false);
     expect(tokensMatch([{ content: 'cx' }], 'cd')).toBe(false);
+  });
+});
+
+describe('mergeCodeTokens', () => {
+  const kw = { light: '#cf222e', dark: '#ff7b72' };
+  const num = { light: '#0550ae', dark: '#79c0ff' };
+
+  it('joins a blank run to the token before it, and leading blanks to the token after', () => {
+    expect(
+      mergeCodeTokens([
+        { content: '  ' },
+        { content: 'const', ...kw },
+        { content: ' ' },
+        { content: 'x', ...num },
+        { content: '\t ' },
+        { content: '=', ...kw },
+      ]),
+    ).toEqual([
+      { content: '  const ', ...kw },
+      { content: 'x\t ', ...num },
+      { content: '=', ...kw },
+    ]);
+  });
+
+  it('joins neighbours that look the same and keeps apart those that do not', () => {
+    const merged = mergeCodeTokens([
+      { content: 'a', ...kw },
+      { content: 'b', ...kw },
+      { content: 'c', ...kw, italic: true },
+      { content: 'd' },
+      { content: 'e' },
+    ]);
+    expect(merged).toEqual([
+      { content: 'ab', ...kw },
+      { content: 'c', ...kw, italic: true },
+      { content: 'de' },
+    ]);
+  });
+
+  it('spells the same text for any tokens (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            content: fc.constantFrom('', ' ', '\t', 'x', 'if', ' y ', '  '),
+            light: fc.constantFrom(undefined, '#111111', '#222222'),
+            italic: fc.boolean(),
+          }),
+        ),
+        (tokens) => {
+          const merged = mergeCodeTokens(tokens);
+          expect(merged.map((t) => t.content).join('')).toBe(tokens.map((t) => t.content).join(''));
+          // No two neighbours look the same, and no run is only blanks unless it is the line.
+          for (let i = 1; i < merged.length; i++) {
+            const [a, b] = [merged[i - 1], merged[i]];
+            expect(a?.light === b?.light && !!a?.italic === !!b?.italic).toBe(false);
+          }
+          if (merged.length > 1) for (const t of merged) expect(t.content.trim()).not.toBe('');
+        },
+      ),
+    );
   });
 });
