@@ -82,7 +82,7 @@ function getTransport(): Transport {
 }
 
 /** Newly coloured lines handed to React per frame, at most. */
-const LINES_PER_HANDOVER = 128;
+const LINES_PER_HANDOVER = 64;
 
 /** The tokens of one code block, fed its code as it grows. */
 export class CodeTokensSource {

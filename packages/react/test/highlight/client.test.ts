@@ -73,13 +73,15 @@ describe('CodeTokensSource over a Worker', () => {
       tail: { text: 'tail', tokens: [{ content: 'tail' }] },
     });
     const shown: [number, string | null][] = [];
-    for (let frame = 0; frame < 4; frame++) {
+    for (let frame = 0; frame < 6; frame++) {
       flushPublishes();
       const snapshot = source.getSnapshot();
       shown.push([snapshot?.finished.length ?? 0, snapshot?.tail?.text ?? null]);
     }
     expect(shown).toEqual([
+      [64, null],
       [128, null],
+      [192, null],
       [256, null],
       [300, 'tail'],
       [300, 'tail'],
