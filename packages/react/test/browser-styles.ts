@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import content from '../src/content.css?raw';
 import conversation from '../src/conversation.css?raw';
 import styles from '../src/styles.css?raw';
 
@@ -10,7 +11,8 @@ export function withDefaultStyles(): void {
   let sheet: HTMLStyleElement | undefined;
   beforeAll(() => {
     sheet = document.createElement('style');
-    sheet.textContent = `${conversation}\n${styles.replace(/^@import [^;]+;$/gm, '')}`;
+    // In the order styles.css imports them, then its own rules.
+    sheet.textContent = `${content}\n${conversation}\n${styles.replace(/^@import [^;]+;$/gm, '')}`;
     document.head.append(sheet);
   });
   afterAll(() => sheet?.remove());

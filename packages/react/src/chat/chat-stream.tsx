@@ -25,6 +25,7 @@ import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
 import { AssistantMessage, type AssistantMessageActions } from './assistant-message.js';
 import { Composer } from './composer.js';
+import { mountAnswerFacesWhenIdle } from './font-warm-up.js';
 import { Icon } from './icons.js';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
 import { EAGER_GROUPS, groupTurns, TURNS_PER_GROUP, TurnGroup } from './turn-group.js';
@@ -188,6 +189,7 @@ export function ChatStream({
   const chat = useMessageStream(source);
   const { turns, status, error, store } = chat;
   const busy = BUSY.has(status);
+  const root = useRef<HTMLElement>(null);
   const log = useRef<HTMLDivElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const follow = useFollowScroll(log, turns);
@@ -195,11 +197,14 @@ export function ChatStream({
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
-  // The first answer's first frame should not compile the markdown parser, nor wait for the
-  // code of a part it shows.
+  // The first answer's first frame should not look up the fonts it uses, compile the markdown
+  // parser, nor wait for the code of a part it shows. In that order: idle callbacks run first
+  // come, first served, and a send can follow the first idle period.
   useEffect(() => {
+    const unmountFaces = mountAnswerFacesWhenIdle(() => root.current);
     if (textMode !== 'plain') warmUpMarkdownWhenIdle();
     preloadPartsWhenIdle();
+    return unmountFaces;
   }, [textMode]);
 
   const focusComposer = useCallback(() => field.current?.focus(), []);
@@ -312,6 +317,7 @@ export function ChatStream({
 
   return (
     <section
+      ref={root}
       className={['ms-chat', className].filter(Boolean).join(' ')}
       data-theme={theme === 'system' ? undefined : theme}
       aria-label={label}

@@ -63,9 +63,10 @@ describe('CodeBlock', () => {
     let code = `${lines[0]}\n${lines[1]}`;
     rerender(<CodeBlock code={code} language="ts" />);
     await waitFor(
-      () => expect(tokenSpans(container)[1]?.some((s) => s.textContent?.trim() === 'return')).toBe(
-        true,
-      ),
+      () =>
+        expect(tokenSpans(container)[1]?.some((s) => s.textContent?.trim() === 'return')).toBe(
+          true,
+        ),
       LOAD,
     );
     const secondSpans = tokenSpans(container)[1] ?? [];
