@@ -8,7 +8,8 @@ import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
 import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
-import { type CodeToken, type LineTokenizer, mergeCodeTokens } from './tokens.js';
+import { mergeCodeTokens } from './merge-tokens.js';
+import type { CodeToken, LineTokenizer } from './tokens.js';
 
 const LIGHT = 'github-light-default';
 const DARK = 'github-dark-default';

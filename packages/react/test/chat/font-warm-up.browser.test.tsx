@@ -2,7 +2,7 @@ import { createMockFetch, SCENARIO_HEADER } from '@message-stream/mock';
 import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { faceOf } from '../../src/chat/font-warm-up.js';
+import { faceOf } from '../../src/chat/face-specimen.js';
 import { ChatStream, createChatStore } from '../../src/index.js';
 import { withDefaultStyles } from '../browser-styles.js';
 

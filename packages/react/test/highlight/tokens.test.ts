@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mergeCodeTokens } from '../../src/highlight/merge-tokens.js';
 import {
   IncrementalCodeTokens,
   type LineTokenizer,
-  mergeCodeTokens,
   tokensForLine,
   tokensMatch,
 } from '../../src/highlight/tokens.js';
