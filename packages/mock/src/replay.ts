@@ -4,7 +4,7 @@
  * the Node server, `createMockFetch`) serves what this returns.
  */
 import { createRandom, DEFAULT_SEED, randomId } from './random.js';
-import { parseFixtureHeader, type Segment, splitSegments, sseEvent } from './sse.js';
+import { eachSegment, parseFixtureHeader, type Segment, sseEvent } from './sse.js';
 
 /**
  * How bytes are cut into chunks. `'event'`: one chunk per SSE event, as most servers flush.
@@ -115,7 +115,7 @@ export function replay(
   const random = createRandom(options.seed ?? DEFAULT_SEED);
   const body = options.keepHeader ? fixtureText : parseFixtureHeader(fixtureText).body;
   const requestId = options.requestId ?? randomId('req_011CMock', random);
-  const steps = plan(splitSegments(body), options, random, requestId);
+  const steps = plan(eachSegment(body), options, random, requestId);
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wake: (() => void) | undefined;
@@ -259,7 +259,7 @@ class Chunker {
 
 /** The replay as a lazy list of steps: bytes, pauses and the end. */
 function* plan(
-  segments: readonly Segment[],
+  segments: Iterable<Segment>,
   options: ReplayOptions,
   random: () => number,
   requestId: string,

@@ -28,7 +28,15 @@ const CR = 13;
  * algorithm); text after the last blank line (a body cut mid-event) is a final segment.
  */
 export function splitSegments(text: string): Segment[] {
-  const segments: Segment[] = [];
+  return [...eachSegment(text)];
+}
+
+/**
+ * The segments of an event stream one at a time, each made when asked for: a replay holds one
+ * event at a time, not all of them (a 1 MB tool input is 65,000 events, some 14 MB as objects,
+ * all alive for the whole reply).
+ */
+export function* eachSegment(text: string): Generator<Segment> {
   let segmentStart = 0;
   let lineStart = 0;
   let pos = 0;
@@ -43,14 +51,13 @@ export function splitSegments(text: string): Segment[] {
     let end = at + 1;
     if (text.charCodeAt(at) === CR && text.charCodeAt(end) === LF) end++;
     if (at === lineStart) {
-      segments.push(segment(text.slice(segmentStart, end)));
+      yield segment(text.slice(segmentStart, end));
       segmentStart = end;
     }
     lineStart = end;
     pos = end;
   }
-  if (segmentStart < length) segments.push(segment(text.slice(segmentStart)));
-  return segments;
+  if (segmentStart < length) yield segment(text.slice(segmentStart));
 }
 
 function segment(text: string): Segment {
