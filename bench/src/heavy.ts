@@ -61,7 +61,7 @@ export function heavyTable(rows: readonly HeavyRow[]): string {
     '',
     `${rows[0]?.runs.length ?? 0} run each (a run is tens of seconds here), the rendering bench's page and measuring. ` +
       'The code answer is one TypeScript fence streamed at full speed, highlighted as ' +
-      '`<ChatStream/>` does by default (Shiki in a module Worker, lines in groups of 64). The ' +
+      '`<ChatStream/>` does by default (Shiki in a module Worker, lines in contained groups of 64). The ' +
       'tool input is a JSON object of about 1 MB, after a short answer; the card stays collapsed ' +
       '(its row and one-line summary render while it streams).',
   ].join('\n');

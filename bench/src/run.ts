@@ -122,25 +122,28 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /Heavy content, 2,000-line code/,
     reason:
       'Tokenizing is off the main thread (a module Worker; no finished line is tokenized again), ' +
-      "a frame splits only the block's last line, and colours reach React at most 128 new " +
-      'lines a frame. What is left, by a CPU profile: the style, layout and paint of the ' +
-      'growing block (paint alone 3-5 ms a frame late in a 2,000-line block), minor and major ' +
-      'GC, and the markdown splitter reading the answer; on a quiet machine the longest tasks ' +
-      "are the answer's first frame (a first layout of 15-20 ms), major GC and the frames " +
-      'that insert a hand-over of coloured lines (style of new token spans). Tried and measured ' +
-      'worse, so not kept: off-screen line groups skipped with content-visibility (paint ' +
-      'halved, but more long tasks from style work as groups enter and leave), token colours as ' +
-      'shared classes in an adopted stylesheet (each new rule restyled the block), and smaller ' +
-      'hand-overs (48 lines: no change beyond the noise). Wall-clock figures include ' +
-      'preemption on this shared machine.',
+      "a frame splits only the block's last line, and colours reach React at most 64 new lines " +
+      "a frame. This round's fixes, by traces: line groups are contained (a frame painted all " +
+      '2,000 lines: paint fell to about a third), a line has about half the elements (blanks ' +
+      "join a neighbour, runs that look the same join, the theme's default colour is plain " +
+      'text: the style of new token spans was most of a hand-over frame), and the fonts an ' +
+      "answer uses are looked up while idle (the answer's first frame looked up some fifteen, " +
+      'a 15-25 ms layout). Frames now take 7 ms at the median and 12-13 ms at p95 by thread ' +
+      'time; what passes 16 ms is garbage collection (scavenges of 10-15 ms; most of it the ' +
+      "collector's root scan) and, on this shared machine, preemption (the wall-clock column). " +
+      'Tried and measured worse, so not kept: off-screen line groups skipped with ' +
+      'content-visibility (more style work as groups enter and leave) and token colours as ' +
+      'shared classes in an adopted stylesheet (each new rule restyled the block).',
   },
   {
     match: /Heavy content, 1 MB tool input/,
     reason:
       'The card draws a bounded slice of a streaming value (its work per update does not grow ' +
       "with the input). The longest task was once the bench's own encoding of the answer, now " +
-      'done before the run. What is left, by a CPU profile: garbage collection while the 1 MB ' +
-      'input accumulates (scavenges of 20-40 ms here), and the first render of the send.',
+      'done before the run, and the in-page mock no longer makes all 65,000 events up front ' +
+      '(14 MB alive for the whole reply; now one at a time). What is left, by traces: ' +
+      "scavenges of 20-50 ms, most of it the collector's root scan, the same with the bench's " +
+      'per-read task hop taken out; the live heap mid-stream is 3 MB.',
   },
   {
     match: /Rendering: no main-thread task over 16 ms/,
@@ -149,8 +152,9 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'preempted by other processes (compare the thread-time column). By thread time a few ' +
       'tasks pass 16 ms, by a few ms. New markdown blocks are now parsed at most two a frame ' +
       '(a burst between two frames is spread over the next ones) and highlighting runs in a ' +
-      'Worker; what is left by thread time is the first frame of the answer (the first layout ' +
-      'of the page, 15-20 ms) and garbage collection.',
+      "Worker, and the fonts an answer uses are looked up while idle (the answer's first " +
+      'frame looked up some fifteen: a 15-20 ms layout); what is left by thread time is ' +
+      'garbage collection.',
   },
   {
     match: /3× less main-thread task time/,
@@ -178,8 +182,8 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'in idle time after the chat opens), and the in-page mock parsed the 1 MB request in ' +
       'the same task (a server does that off the page; the bench now hands it to the mock in ' +
       'a task of its own, for every contender). The longest task at N = 1,000 is now about ' +
-      "N = 1's: the answer's first frame, garbage collection, and React's synchronous commit " +
-      'of the new turns.',
+      "N = 1's: garbage collection and React's synchronous commit of the new turns (the " +
+      "answer's first frame no longer looks fonts up).",
   },
   {
     match: /composer interactive/,
