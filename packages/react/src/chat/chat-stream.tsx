@@ -197,14 +197,14 @@ export function ChatStream({
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
-  // The first answer's first frame should not look up the fonts it uses, compile the markdown
-  // parser, nor wait for the code of a part it shows. In that order: idle callbacks run first
-  // come, first served, and a send can follow the first idle period.
+  // The first answer's first frame should not wait for the code of a part it shows, compile
+  // the markdown parser, nor look up the fonts it uses. In that order: idle callbacks run first
+  // come, first served; asking for the parts' chunks costs nothing, and a chunk that arrived
+  // mid-answer made a commit of its own in a frame that had one.
   useEffect(() => {
-    const unmountFaces = mountAnswerFacesWhenIdle(() => root.current);
-    if (textMode !== 'plain') warmUpMarkdownWhenIdle();
     preloadPartsWhenIdle();
-    return unmountFaces;
+    if (textMode !== 'plain') warmUpMarkdownWhenIdle();
+    return mountAnswerFacesWhenIdle(() => root.current);
   }, [textMode]);
 
   const focusComposer = useCallback(() => field.current?.focus(), []);

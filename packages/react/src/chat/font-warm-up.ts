@@ -3,6 +3,7 @@ import { loadOnce } from '../load-once.js';
 
 /** The specimen of an answer's faces: a chunk of its own, asked for when a chat mounts. */
 const loadFaceSpecimen = loadOnce(() => import('./face-specimen.js'));
+let loadedSpecimen: typeof import('./face-specimen.js') | null = null;
 
 /**
  * Looks up the fonts an answer uses in an idle period after the chat has painted, so the first
@@ -18,12 +19,27 @@ export function mountAnswerFacesWhenIdle(chat: () => HTMLElement | null): () => 
   let holder: HTMLElement | null = null;
   let unmounted = false;
   // Asked for now, so it has arrived by the first idle period.
-  const specimen = loadFaceSpecimen().catch(() => null);
-  whenPaintedAndIdle(() => {
-    void specimen.then((loaded) => {
-      const root = chat();
-      if (loaded === null || unmounted || root === null || !root.isConnected) return;
+  const loading = loadFaceSpecimen().then(
+    (loaded) => {
+      loadedSpecimen = loaded;
+      return loaded;
+    },
+    () => null,
+  );
+  const hold = (loaded: typeof import('./face-specimen.js')) => {
+    const root = chat();
+    if (unmounted || holder !== null || root === null || !root.isConnected) return;
+    try {
       holder = loaded.holdAnswerFaces(root);
+    } catch {
+      // Only ever an optimisation.
+    }
+  };
+  whenPaintedAndIdle(() => {
+    if (loadedSpecimen !== null) return hold(loadedSpecimen);
+    // Arrived late: wait for the next idle period, not a moment in the middle of an answer.
+    void loading.then((loaded) => {
+      if (loaded !== null) requestIdleCallback(() => hold(loaded));
     });
   });
   return () => {

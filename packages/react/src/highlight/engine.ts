@@ -25,13 +25,20 @@ const LIGHT_FIXES: Readonly<Record<string, string>> = { '#6e7781': '#59636e' };
 const MAX_LINE_LENGTH = 2000;
 /**
  * The most one theme's pass over a line may take; the rest of a pathological line comes back
- * as one run. A line that hit it is tokenized once more (`againWhenCutShort`): the first lines
- * of a grammar also compile its expressions, which on a busy machine took longer than this,
- * and the first line of the first block kept wrong colours for good.
+ * as one run. Until a grammar has tokenized a line within it, a line that hit it is tokenized
+ * once more (`againWhenCutShort`): the first lines of a grammar also compile its expressions,
+ * which on a busy machine took longer than this, and the first line of the first block kept
+ * wrong colours for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
 
 let highlighter: Promise<HighlighterCore> | null = null;
+/**
+ * Grammars that have tokenized a line within the time limit: compiled, so a line that hits the
+ * limit now is slow in itself, and is not tokenized twice (it would hold the Worker twice as
+ * long, and a growing last line is tokenized again on every change).
+ */
+const compiled = new Set<string>();
 const languages = new Map<string, Promise<string | null>>();
 
 function getHighlighter(): Promise<HighlighterCore> {
@@ -83,17 +90,22 @@ export async function createLineTokenizer(
     if (lang === null) return null;
     const plain = { light: defaultColor(core, LIGHT), dark: defaultColor(core, DARK) };
     return (line, state) => {
-      const lines = againWhenCutShort(
-        () =>
-          core.codeToTokensWithThemes(line, {
-            lang,
-            themes: THEMES,
-            grammarState: state,
-            tokenizeMaxLineLength: MAX_LINE_LENGTH,
-            tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
-          }),
-        LINE_TIME_LIMIT_MS,
-      );
+      const run = () =>
+        core.codeToTokensWithThemes(line, {
+          lang,
+          themes: THEMES,
+          grammarState: state,
+          tokenizeMaxLineLength: MAX_LINE_LENGTH,
+          tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+        });
+      let lines: ReturnType<typeof run>;
+      if (compiled.has(lang)) {
+        lines = run();
+      } else {
+        const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS);
+        if (tried.quick) compiled.add(lang);
+        lines = tried.result;
+      }
       const next = core.getLastGrammarState(lines) ?? state;
       if (next === undefined) throw new Error('Shiki returned no grammar state');
       return { tokens: toCodeTokens(lines[0] ?? [], plain), state: next };
@@ -104,20 +116,20 @@ export async function createLineTokenizer(
 }
 
 /**
- * Runs `tokenize`, and once more when it took the time limit or longer. A line that hits the
- * limit comes back cut short, the rest of it one run in the last colour (Shiki does not say
- * so). The first lines of a grammar compile its expressions, which on a busy machine can take
- * longer than the limit; compiled, the same line again is quick, so only a line that is slow
- * to tokenize in itself stays cut short.
+ * Runs `tokenize`, and once more when it took the time limit or longer (`quick`: it did not).
+ * A line that hits the limit comes back cut short, the rest of it one run in the last colour
+ * (Shiki does not say so). The first lines of a grammar compile its expressions, which on a
+ * busy machine can take longer than the limit; compiled, the same line again is quick.
  */
 export function againWhenCutShort<T>(
   tokenize: () => T,
   limitMs: number,
   now: () => number = () => performance.now(),
-): T {
+): { result: T; quick: boolean } {
   const started = now();
   const first = tokenize();
-  return now() - started >= limitMs ? tokenize() : first;
+  if (now() - started < limitMs) return { result: first, quick: true };
+  return { result: tokenize(), quick: false };
 }
 
 /** A theme's default text colour, lower case: a run in it is drawn in the block's own. */
@@ -147,7 +159,7 @@ export function toCodeTokens(
     return {
       content: token.content,
       light: isPlain || !lightColor ? undefined : (LIGHT_FIXES[lightColor] ?? lightColor),
-      dark: isPlain ? undefined : darkColor,
+      dark: isPlain || !darkColor ? undefined : darkColor,
       // fontStyle is a bit set; 1 is italic. Bold and underline are left out: bold changes
       // the width of some monospace fonts, and the block must not move when colours arrive.
       italic: ((light?.fontStyle ?? 0) & 1) === 1 && ((dark?.fontStyle ?? 0) & 1) === 1,
