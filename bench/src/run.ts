@@ -157,6 +157,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'garbage collection.',
   },
   {
+    match: /at most one React commit per animation frame/,
+    reason:
+      'Stream updates are batched to one commit a frame. A second commit in a frame has come ' +
+      "from code loaded on demand arriving mid-answer (a part's chunk whose placeholder then " +
+      'renders in full); the chat asks for those chunks in its first idle period, before its ' +
+      'warm-ups, so they are there before a send.',
+  },
+  {
     match: /3× less main-thread task time/,
     reason:
       'Both peers re-render and re-parse far more per delta; where the ratio falls short ' +
