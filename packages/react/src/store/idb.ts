@@ -5,6 +5,11 @@
  */
 import { loadOnce } from '../load-once.js';
 
+/** The key of a conversation's record of its tree's shape. */
+export const metaKeyOf = (name: string): string => `${name}/meta`;
+/** The key of one turn of a conversation. */
+export const turnKeyOf = (name: string, id: string): string => `${name}/turn/${id}`;
+
 const records = loadOnce(() =>
   import('idb-keyval').then((keyval) => ({
     keyval,

@@ -4,7 +4,7 @@
  * immutable, so identity says it), never the whole conversation. Loaded on demand by
  * persistence.ts.
  */
-import { idbDelMany, idbGet, idbGetMany, idbSetMany } from '../idb.js';
+import { idbDelMany, idbGet, idbGetMany, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
 import type { ConversationTree, Turn } from '../types.js';
 import { type Backend, plain } from './persistence.js';
 import { restoredTree } from './restore.js';
@@ -18,8 +18,8 @@ interface MetaRecord {
 }
 
 export function indexedDbBackend(name: string): Backend {
-  const metaKey = `${name}/meta`;
-  const turnKey = (id: string) => `${name}/turn/${id}`;
+  const metaKey = metaKeyOf(name);
+  const turnKey = (id: string) => turnKeyOf(name, id);
   /** The turn objects as last written, by id. */
   let written = new Map<string, Turn>();
   let writtenShape: ConversationTree | null = null;

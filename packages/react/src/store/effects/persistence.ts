@@ -12,7 +12,8 @@
  * (`onPersistError`) and never touches the conversation in memory; the next change tries
  * again with everything not yet written.
  */
-import { idbDelMany, idbGet, idbSetMany } from '../idb.js';
+import { loadOnce } from '../../load-once.js';
+import { idbDelMany, idbGet, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
 import type { ChatModel } from '../reducer.js';
 import type { ChatPersistStorage, ConversationTree, PersistErrorInfo } from '../types.js';
 import { restoredTree } from './restore.js';
@@ -63,11 +64,15 @@ function stringBackend(name: string, storage: ChatPersistStorage): Backend {
  * The IndexedDB backend, from its own chunk (with idb-keyval): a page that saves nothing
  * never loads it, and one that does asks for it as the store is created.
  */
+const indexedDbChunk = loadOnce(() => import('./indexeddb-backend.js'));
+
 function indexedDbBackend(name: string): Backend {
-  const backend = import('./indexeddb-backend.js').then((loaded) => loaded.indexedDbBackend(name));
+  // One backend per store (it remembers what it wrote); a chunk that failed to load is asked
+  // for again by the next read or write, not failed for the store's life.
+  const backend = loadOnce(async () => (await indexedDbChunk()).indexedDbBackend(name));
   return {
-    read: () => backend.then((loaded) => loaded.read()),
-    write: (model) => backend.then((loaded) => loaded.write(model)),
+    read: () => backend().then((loaded) => loaded.read()),
+    write: (model) => backend().then((loaded) => loaded.write(model)),
   };
 }
 
@@ -211,9 +216,9 @@ export async function clearPersisted(name: string, choice: StorageChoice): Promi
   const target = resolveStorage(choice);
   if (target?.kind === 'string') return target.storage.removeItem(name);
   if (target === null) return;
-  const meta = await idbGet<{ readonly ids?: unknown }>(`${name}/meta`);
+  const meta = await idbGet<{ readonly ids?: unknown }>(metaKeyOf(name));
   const ids = Array.isArray(meta?.ids) ? meta.ids : [];
-  await idbDelMany([`${name}/meta`, ...ids.map((id) => `${name}/turn/${id}`)]);
+  await idbDelMany([metaKeyOf(name), ...ids.map((id) => turnKeyOf(name, id))]);
 }
 
 /** A small record beside the conversations (the thread list): read and written whole. */
