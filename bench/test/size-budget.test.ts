@@ -35,16 +35,23 @@ describe('size budgets (min+gzip, 1 kB = 1000 B)', () => {
 describe("react's main entry", () => {
   // What a first paint does not need: the open tool card, the JSON view, the server tool
   // results and the thread list come in a chunk of their own (packages/react/src/components/
-  // tool-parts.ts, thread-list-body.tsx). A static import of any of them would pull it back.
+  // tool-parts.ts, thread-list-body.tsx), and so do the code block and its highlighting's client
+  // (code-block-body.tsx), the citations and the resume control. A static import of any of them
+  // would pull it back.
   const ON_DEMAND = [
+    'code-block-body.js',
+    'citations-body.js',
+    'resume-control-body.js',
     'json-view-body.js',
     'tool-call-panel.js',
     'server-tool-result-body.js',
     'web-search-results-body.js',
     'thread-list-body.js',
-  ].map((file) => `packages/react/dist/components/${file}`);
+  ]
+    .map((file) => `packages/react/dist/components/${file}`)
+    .concat(['client.js', 'tokens.js'].map((file) => `packages/react/dist/highlight/${file}`));
 
-  it('loads the tool parts and the thread list on demand, not with the entry', async () => {
+  it('loads the code block, citations, resume control, tool parts and thread list on demand', async () => {
     const spec = OUR_SPECS.find((s) => s.name === '@message-stream/react');
     expect(spec, 'no size spec for @message-stream/react').toBeDefined();
     const { entry, lazy } = await chunkModules(spec as (typeof OUR_SPECS)[number]);
@@ -53,5 +60,6 @@ describe("react's main entry", () => {
     // The light halves stay in the entry: the tool row, and the wrappers that load the rest.
     expect(entry).toContain('packages/react/dist/components/tool-call-card.js');
     expect(entry).toContain('packages/react/dist/components/json-view.js');
+    expect(entry).toContain('packages/react/dist/components/code-block.js');
   }, 60_000);
 });

@@ -1,110 +1,62 @@
-import {
-  type KeyboardEvent,
-  memo,
-  type ReactElement,
-  useContext,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
+import { type ReactElement, useContext } from 'react';
 import { CitationScopeContext } from './answer-scope.js';
 import type { CitationIndex, CitedSource } from './citation-index.js';
-import { cx } from './cx.js';
-import { SourceTitle } from './source-title.js';
+import { lazyParts } from './lazy-part.js';
 
-/** Room kept between a citation card and the edge of the window. */
-const EDGE = 8;
+/**
+ * The citation markers and sources lists: one chunk loaded on demand (most answers cite
+ * nothing; the chat asks for it when idle after it has painted).
+ */
+const citationParts = lazyParts(() => import('./citations-body.js'));
+
+export interface CitationMarkersProps {
+  readonly numbers: readonly number[];
+  readonly index: CitationIndex;
+  readonly idPrefix: string;
+}
 
 /**
  * The markers at the end of a cited text: one small number per source, each a link (to the
  * source when its address is allowed, else to its entry in the sources list) that shows a card
  * with the title, the site and the cited passage on hover and on keyboard focus. Escape hides
- * the card; the card stays while the pointer is over it.
+ * the card; the card stays while the pointer is over it. Until the chunk arrives, the numbers.
  */
-export const CitationMarkers = memo(function CitationMarkers({
-  numbers,
-  index,
-  idPrefix,
-}: {
-  numbers: readonly number[];
-  index: CitationIndex;
-  idPrefix: string;
-}): ReactElement | null {
+export const CitationMarkers: (props: CitationMarkersProps) => ReactElement = citationParts.part(
+  'CitationMarkers',
+  (parts) => parts.CitationMarkersBody,
+  CitationMarkersPlaceholder,
+);
+
+/** The markers until their chunk arrives: the numbers, not yet links. For its test. */
+export function CitationMarkersPlaceholder({ numbers }: CitationMarkersProps): ReactElement | null {
   if (numbers.length === 0) return null;
   return (
-    <span className="ms-cite-group">
-      {numbers.map((number) => {
-        const source = index.sources[number - 1];
-        return source ? (
-          <CitationMarker key={number} source={source} listId={`${idPrefix}${number}`} />
-        ) : null;
-      })}
-    </span>
-  );
-});
-
-function CitationMarker({ source, listId }: { source: CitedSource; listId: string }): ReactElement {
-  const cardId = useId();
-  const [open, setOpen] = useState(false);
-  const card = useRef<HTMLSpanElement>(null);
-  const [shift, setShift] = useState(0);
-
-  // Keep the card inside the window: a card near the right edge must not widen a phone's page.
-  // Measured when it opens, before paint; the shift is back to 0 whenever it is closed.
-  useLayoutEffect(() => {
-    if (!open) {
-      setShift(0);
-      return;
-    }
-    const element = card.current;
-    if (!element || typeof window === 'undefined') return;
-    const { left, right } = element.getBoundingClientRect();
-    const max = window.innerWidth - EDGE;
-    setShift(right > max ? Math.max(EDGE - left, max - right) : left < EDGE ? EDGE - left : 0);
-  }, [open]);
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && open) {
-      event.stopPropagation();
-      setOpen(false);
-    }
-  };
-  const quote = source.quotes[0];
-  return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: hover only shows the card the focusable link also shows.
-    <span
-      className={cx('ms-cite', open && 'ms-cite--open')}
-      onMouseEnter={() => setOpen(true)}
-      onMouseLeave={() => setOpen(false)}
-      onKeyDown={onKeyDown}
-    >
-      <a
-        className="ms-cite__marker"
-        href={source.href ?? `#${listId}`}
-        {...(source.href ? { rel: 'noopener noreferrer', target: '_blank' } : {})}
-        aria-label={`Source ${source.number}`}
-        aria-describedby={cardId}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
-      >
-        {source.number}
-      </a>
-      <span
-        ref={card}
-        id={cardId}
-        role="tooltip"
-        className="ms-cite__card"
-        hidden={!open}
-        style={shift ? { transform: `translateX(${shift}px)` } : undefined}
-      >
-        <span className="ms-cite__title">{source.title}</span>
-        {source.host ? <span className="ms-cite__site">{source.host}</span> : null}
-        {quote ? <span className="ms-cite__quote">{quote}</span> : null}
-      </span>
+    <span className="ms-cite-group" aria-busy="true">
+      {numbers.map((number) => (
+        <span key={number} className="ms-cite">
+          <span className="ms-cite__marker">{number}</span>
+        </span>
+      ))}
     </span>
   );
 }
+
+export interface SourcesListProps {
+  readonly sources: readonly CitedSource[];
+  readonly idPrefix: string;
+  readonly label?: string | undefined;
+  readonly className?: string | undefined;
+}
+
+/**
+ * A numbered sources list: what `AnswerSources` and `CitationList` render. Drawn when its chunk
+ * has arrived (it follows the text it lists, so nothing above it moves).
+ */
+export const SourcesList: (props: SourcesListProps) => ReactElement = citationParts.part(
+  'SourcesList',
+  (parts) => parts.SourcesListBody,
+  () => null,
+);
 
 export interface AnswerSourcesProps {
   /** Heading of the list; "Sources" by default. */
@@ -129,46 +81,3 @@ export function AnswerSources({ label, className }: AnswerSourcesProps): ReactEl
     />
   );
 }
-
-/** A numbered sources list: what `AnswerSources` and `CitationList` render. */
-export const SourcesList = memo(function SourcesList({
-  sources,
-  idPrefix,
-  label = 'Sources',
-  className,
-}: {
-  sources: readonly CitedSource[];
-  idPrefix: string;
-  label?: string | undefined;
-  className?: string | undefined;
-}): ReactElement | null {
-  const labelId = useId();
-  if (sources.length === 0) return null;
-  return (
-    <div className={cx('ms-citations', 'ms-sources', className)}>
-      <p className="ms-citations__label" id={labelId}>
-        {label}
-      </p>
-      <ol className="ms-citations__list ms-sources__list" aria-labelledby={labelId}>
-        {sources.map((source) => (
-          <li
-            key={source.key}
-            id={`${idPrefix}${source.number}`}
-            className="ms-citations__item"
-            value={source.number}
-          >
-            <SourceTitle base="ms-citations" href={source.href} title={source.title} />
-            {source.host && source.host !== source.title ? (
-              <span className="ms-citations__host"> {source.host}</span>
-            ) : null}
-            {source.quotes.map((quote) => (
-              <blockquote key={quote} className="ms-citations__quote">
-                {quote}
-              </blockquote>
-            ))}
-          </li>
-        ))}
-      </ol>
-    </div>
-  );
-});

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 /** Shiki and a grammar load on first use: on a busy machine that takes more than a second. */
 const LOAD = { timeout: 10_000 };
 
-import { CodeBlock, fileNameFor, splitLines } from '../../src/components/code-block.js';
+import { CodeBlock } from '../../src/components/code-block.js';
+import { fileNameFor, splitLines } from '../../src/components/code-block-body.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { axeViolations } from './support.js';
 
