@@ -85,6 +85,34 @@ describe('againWhenCutShort', () => {
     expect(result).toEqual({ result: 2, quick: false });
     expect(calls).toBe(2);
   });
+
+  it('tries again while passes take the limit, three passes at most', () => {
+    let clock = 0;
+    let calls = 0;
+    const slowTwice = againWhenCutShort(
+      () => {
+        calls++;
+        clock += calls <= 2 ? 120 : 5;
+        return calls;
+      },
+      100,
+      () => clock,
+    );
+    expect(slowTwice).toEqual({ result: 3, quick: false });
+    expect(calls).toBe(3);
+    calls = 0;
+    const alwaysSlow = againWhenCutShort(
+      () => {
+        calls++;
+        clock += 150;
+        return calls;
+      },
+      100,
+      () => clock,
+    );
+    expect(alwaysSlow).toEqual({ result: 3, quick: false });
+    expect(calls).toBe(3);
+  });
 });
 
 describe('createLineTokenizer', () => {
