@@ -36,12 +36,10 @@ describe("react's main entry", () => {
   // What a first paint does not need: the open tool card, the JSON view, the server tool
   // results and the thread list come in a chunk of their own (packages/react/src/components/
   // tool-parts.ts, thread-list-body.tsx), and so do the code block and its highlighting's client
-  // (code-block-body.tsx), the citations and the resume control. A static import of any of them
-  // would pull it back.
+  // (code-block-body.tsx) and the citations. A static import of any of them would pull it back.
   const ON_DEMAND = [
     'code-block-body.js',
     'citations-body.js',
-    'resume-control-body.js',
     'json-view-body.js',
     'tool-call-panel.js',
     'server-tool-result-body.js',
@@ -51,7 +49,7 @@ describe("react's main entry", () => {
     .map((file) => `packages/react/dist/components/${file}`)
     .concat(['client.js', 'tokens.js'].map((file) => `packages/react/dist/highlight/${file}`));
 
-  it('loads the code block, citations, resume control, tool parts and thread list on demand', async () => {
+  it('loads the code block, citations, tool parts and thread list on demand', async () => {
     const spec = OUR_SPECS.find((s) => s.name === '@message-stream/react');
     expect(spec, 'no size spec for @message-stream/react').toBeDefined();
     const { entry, lazy } = await chunkModules(spec as (typeof OUR_SPECS)[number]);

@@ -5,15 +5,14 @@ import { preloadParts } from '../src/components/lazy-part.js';
 // index reaches, idb-keyval, must still apply).
 import '../src/components/citations.js';
 import '../src/components/code-block.js';
-import '../src/components/resume-control.js';
 import '../src/components/thread-list.js';
 import '../src/components/tool-parts-loader.js';
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);
 
-// The code block, the citations, the resume control, the tool parts and the thread list load on
-// demand (a dynamic import): loaded before any test renders them, so the tests see them on the
-// first render as an app does once they arrived. Their placeholders are tested in
-// test/components/lazy-part.test.tsx and code-block-placeholder.browser.test.tsx.
+// The code block, the citations, the tool parts and the thread list load on demand (a dynamic
+// import): loaded before any test renders them, so the tests see them on the first render as an
+// app does once they arrived. Their placeholders are tested in test/components/lazy-part.test.tsx,
+// placeholders.test.tsx, code-block-placeholder.browser.test.tsx and test/lazy/.
 await preloadParts();

@@ -1,6 +1,7 @@
 import { type ReactElement, useContext } from 'react';
 import { CitationScopeContext } from './answer-scope.js';
 import type { CitationIndex, CitedSource } from './citation-index.js';
+import { cx } from './cx.js';
 import { lazyParts } from './lazy-part.js';
 
 /**
@@ -49,14 +50,35 @@ export interface SourcesListProps {
 }
 
 /**
- * A numbered sources list: what `AnswerSources` and `CitationList` render. Drawn when its chunk
- * has arrived (it follows the text it lists, so nothing above it moves).
+ * A numbered sources list: what `AnswerSources` and `CitationList` render. Until its chunk
+ * arrives, the numbered titles as plain text.
  */
 export const SourcesList: (props: SourcesListProps) => ReactElement = citationParts.part(
   'SourcesList',
   (parts) => parts.SourcesListBody,
-  () => null,
+  SourcesListPlaceholder,
 );
+
+/** The list until its chunk arrives: the heading and the numbered titles, no links yet. */
+export function SourcesListPlaceholder({
+  sources,
+  label = 'Sources',
+  className,
+}: SourcesListProps): ReactElement | null {
+  if (sources.length === 0) return null;
+  return (
+    <div className={cx('ms-citations', 'ms-sources', className)} aria-busy="true">
+      <p className="ms-citations__label">{label}</p>
+      <ol className="ms-citations__list ms-sources__list">
+        {sources.map((source) => (
+          <li key={source.key} className="ms-citations__item" value={source.number}>
+            {source.title}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
 
 export interface AnswerSourcesProps {
   /** Heading of the list; "Sources" by default. */

@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
 import { cx } from './cx.js';
 import { lazyParts } from './lazy-part.js';
-import { ScrollablePre } from './scrollable.js';
 
 export interface CodeBlockProps {
   /** The code, exactly as Copy and Download give it. May grow between renders (streaming). */
@@ -27,10 +26,11 @@ export interface CodeBlockProps {
  * code with syntax colours in light and dark themes. Highlighting never uses HTML strings: every
  * token is a React `<span>`. Long lines scroll inside the block; the block never widens the page.
  *
- * Its code, and the highlighting's, loads on demand (a page with no code block loads none of
- * it; the chat asks for it when idle after it has painted). Until it arrives the block is drawn
- * in the same frame with its language and its code as plain text, so nothing moves when it
- * does.
+ * Its code loads on demand, with the highlighting's client: nothing of it is in the main
+ * bundle, `<ChatStream/>` fetches it when idle after it has painted, and the highlighter itself
+ * (Shiki, a grammar, the themes) loads only when a block shows code of a known language. Until
+ * it arrives the block is drawn in the same frame with its language and its code as plain text,
+ * so nothing moves when it does.
  */
 export const CodeBlock: (props: CodeBlockProps) => ReactElement = lazyParts(
   () => import('./code-block-body.js'),
@@ -55,9 +55,11 @@ export function CodeBlockPlaceholder({ code, language, className }: CodeBlockPro
       <div className="ms-code__header">
         <span className="ms-code__lang">{lang ?? 'text'}</span>
       </div>
-      <ScrollablePre className="ms-code__pre" aria-label={label}>
+      {/* Not in the tab order: focus inside would be dropped to the page when the block
+          replaces it (moments later; a keyboard user tabs into the block that arrives). */}
+      <pre className="ms-code__pre">
         <code className="ms-code__code">{code}</code>
-      </ScrollablePre>
+      </pre>
     </div>
   );
 }

@@ -104,7 +104,7 @@ const groups: (() => Promise<unknown>)[] = [];
 
 /**
  * Loads every part this package loads on demand (the code block and its highlighting, the
- * citation markers and sources, the resume control, the JSON view and the open tool card, the
+ * citation markers and sources, the JSON view and the open tool card, the
  * server tool calls and results, the thread list, the stream details) now, instead of when first
  * shown: for tests that assert on the first render, or a server render that should draw them
  * in full. Rejects if a chunk cannot be loaded.

@@ -26,9 +26,9 @@ const MAX_LINE_LENGTH = 2000;
 /**
  * The most one theme's pass over a line may take; the rest of a pathological line comes back
  * as one run. Until a grammar has tokenized a line within it, a line that hit it is tokenized
- * once more (`againWhenCutShort`): the first lines of a grammar also compile its expressions,
- * which on a busy machine took longer than this, and the first line of the first block kept
- * wrong colours for good.
+ * again, twice at most (`againWhenCutShort`): the first lines of a grammar also compile its
+ * expressions, which on a busy machine took longer than this, and the first line of the first
+ * block kept wrong colours for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
 

@@ -1,51 +1,16 @@
-import { createStreamError, createStreamState, type StreamState } from '@message-stream/core';
-import truncated from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexCitations } from '../../src/components/citation-index.js';
-import { CitationMarkersPlaceholder } from '../../src/components/citations.js';
-import { ResumeControlPlaceholder } from '../../src/components/resume-control.js';
-import { finalState } from './support.js';
+import {
+  CitationMarkersPlaceholder,
+  SourcesListPlaceholder,
+} from '../../src/components/citations.js';
 
 afterEach(cleanup);
-
-const noop = () => {};
 
 // What a part draws before its chunk has arrived (the tests' setup loads every chunk, so the
 // parts themselves never show these here).
 describe('placeholders of parts loaded on demand', () => {
-  it('ResumeControl: the one action it will offer, disabled, in a named group', async () => {
-    const cut = await finalState(truncated);
-    render(<ResumeControlPlaceholder stream={cut} onResume={noop} onRetry={noop} />);
-    const button = screen.getByRole('button', { name: 'Resume' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    expect(
-      screen.getByRole('group', { name: 'Recover the answer' }).getAttribute('aria-busy'),
-    ).toBe('true');
-    cleanup();
-    const failed = {
-      ...createStreamState(),
-      status: 'error',
-      error: createStreamError({ type: 'overloaded_error', message: '' }),
-    } as StreamState;
-    render(<ResumeControlPlaceholder stream={failed} onResume={noop} onRetry={noop} />);
-    expect((screen.getByRole('button', { name: 'Retry' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
-  });
-
-  it('ResumeControl: nothing when there is nothing to recover', () => {
-    const fatal = {
-      ...createStreamState(),
-      status: 'error',
-      error: createStreamError({ type: 'authentication_error', message: '', status: 401 }),
-    } as StreamState;
-    const { container } = render(
-      <ResumeControlPlaceholder stream={fatal} onResume={noop} onRetry={noop} />,
-    );
-    expect(container.innerHTML).toBe('');
-  });
-
   it('CitationMarkers: the numbers, in the frame the markers take', () => {
     const index = indexCitations([
       [
@@ -79,5 +44,44 @@ describe('placeholders of parts loaded on demand', () => {
     cleanup();
     const empty = render(<CitationMarkersPlaceholder numbers={[]} index={index} idPrefix="s-" />);
     expect(empty.container.innerHTML).toBe('');
+  });
+
+  it('SourcesList: the heading and the numbered titles, not yet links', () => {
+    const index = indexCitations([
+      [
+        {
+          type: 'web_search_result_location',
+          url: 'https://a.example.com/',
+          title: 'Alpha',
+          cited_text: 'a',
+        },
+        {
+          type: 'web_search_result_location',
+          url: 'https://b.example.com/',
+          title: 'Beta',
+          cited_text: 'b',
+        },
+      ],
+    ]);
+    const { container } = render(
+      <SourcesListPlaceholder
+        sources={index.sources}
+        idPrefix="s-"
+        label="Sources"
+        className="mine"
+      />,
+    );
+    const list = container.querySelector('.ms-sources');
+    expect(list?.classList.contains('mine')).toBe(true);
+    expect(list?.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByText('Sources').tagName).toBe('P');
+    expect([...container.querySelectorAll('li')].map((li) => [li.value, li.textContent])).toEqual([
+      [1, 'Alpha'],
+      [2, 'Beta'],
+    ]);
+    expect(container.querySelector('a')).toBeNull();
+    cleanup();
+    const none = render(<SourcesListPlaceholder sources={[]} idPrefix="s-" />);
+    expect(none.container.innerHTML).toBe('');
   });
 });
