@@ -7,7 +7,7 @@ import {
   tokensForLine,
 } from '../highlight/tokens.js';
 import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
-import type { CodeBlockProps } from './code-block.js';
+import { CodeBlockFrame, type CodeBlockProps, codeBlockNames } from './code-block.js';
 import { CopyButton } from './copy-button.js';
 import { cx } from './cx.js';
 import { ScrollablePre } from './scrollable.js';
@@ -23,23 +23,24 @@ export const CodeBlockBody = memo(function CodeBlockBody({
   download,
   className,
 }: CodeBlockProps): ReactElement {
-  const lang = language?.trim() || undefined;
+  const { lang, label } = codeBlockNames(language);
   const source = useCodeTokensSource(code, lang, highlight);
-  const label = lang ? `${lang} code` : 'Code';
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
-    <div className={cx('ms-code', className)} role="group" aria-label={label} data-language={lang}>
-      <div className="ms-code__header">
-        <span className="ms-code__lang">{lang ?? 'text'}</span>
-        <span className="ms-code__actions">
+    <CodeBlockFrame
+      language={lang}
+      className={className}
+      busy={false}
+      actions={
+        <>
           {download ? <DownloadButton code={code} fileName={fileNameFor(download, lang)} /> : null}
           <CopyButton text={code} ariaLabel={`Copy ${label.toLowerCase()}`} />
-        </span>
-      </div>
+        </>
+      }
+    >
       <ScrollablePre className="ms-code__pre" aria-label={label}>
         <CodeBody code={code} lang={lang} source={source} />
       </ScrollablePre>
-    </div>
+    </CodeBlockFrame>
   );
 });
 

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { cx } from './cx.js';
 import { lazyParts } from './lazy-part.js';
 
@@ -36,30 +36,61 @@ export const CodeBlock: (props: CodeBlockProps) => ReactElement = lazyParts(
   () => import('./code-block-body.js'),
 ).part('CodeBlock', (parts) => parts.CodeBlockBody, CodeBlockPlaceholder);
 
-/**
- * The block until its chunk arrives: the same frame, label and height, the code plain, no
- * buttons yet. Exported for its test.
- */
-export function CodeBlockPlaceholder({ code, language, className }: CodeBlockProps): ReactElement {
+/** What a block is called: its language (trimmed, none when blank) and its accessible name. */
+export function codeBlockNames(language: string | undefined): {
+  lang: string | undefined;
+  label: string;
+} {
   const lang = language?.trim() || undefined;
-  const label = lang ? `${lang} code` : 'Code';
+  return { lang, label: lang ? `${lang} code` : 'Code' };
+}
+
+/**
+ * The frame the block and its placeholder share, so they are the same size and name: a
+ * labelled group, a header with the language (and the actions, once loaded), then the code.
+ */
+export function CodeBlockFrame({
+  language,
+  className,
+  busy,
+  actions,
+  children,
+}: {
+  language: string | undefined;
+  className: string | undefined;
+  busy: boolean;
+  actions?: ReactNode;
+  children: ReactNode;
+}): ReactElement {
+  const { lang, label } = codeBlockNames(language);
   return (
-    // biome-ignore lint/a11y/useSemanticElements: the same group the loaded block is.
+    // biome-ignore lint/a11y/useSemanticElements: a labelled group of a header and the code, not a form's fieldset.
     <div
       className={cx('ms-code', className)}
       role="group"
       aria-label={label}
-      aria-busy="true"
+      aria-busy={busy || undefined}
       data-language={lang}
     >
       <div className="ms-code__header">
         <span className="ms-code__lang">{lang ?? 'text'}</span>
+        {actions === undefined ? null : <span className="ms-code__actions">{actions}</span>}
       </div>
-      {/* Not in the tab order: focus inside would be dropped to the page when the block
-          replaces it (moments later; a keyboard user tabs into the block that arrives). */}
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The block until its chunk arrives: the same frame, the code plain, no buttons yet, and
+ * nothing focusable (the block replaces it; see `lazyParts`). Exported for its test.
+ */
+export function CodeBlockPlaceholder({ code, language, className }: CodeBlockProps): ReactElement {
+  return (
+    <CodeBlockFrame language={language} className={className} busy>
       <pre className="ms-code__pre">
         <code className="ms-code__code">{code}</code>
       </pre>
-    </div>
+    </CodeBlockFrame>
   );
 }

@@ -10,7 +10,9 @@ export interface LazyParts<M> {
   /**
    * A component that renders `fallback(props)` until the chunk has loaded, then the part
    * `pick` takes from it, with the same props. Once loaded, every part of the group renders
-   * synchronously: no Suspense, no extra frame.
+   * synchronously: no Suspense, no extra frame. The part replaces the fallback's elements, so a
+   * fallback holds nothing focusable (focus in it would drop to the page) and takes the part's
+   * size.
    */
   part<P extends object>(
     name: string,

@@ -8,26 +8,30 @@ import {
 
 afterEach(cleanup);
 
+/** The index of one text block citing two pages, titled `first` and `second`. */
+const twoSources = (first: string, second: string) =>
+  indexCitations([
+    [
+      {
+        type: 'web_search_result_location',
+        url: 'https://a.example.com/',
+        title: first,
+        cited_text: 'a',
+      },
+      {
+        type: 'web_search_result_location',
+        url: 'https://b.example.com/',
+        title: second,
+        cited_text: 'b',
+      },
+    ],
+  ]);
+
 // What a part draws before its chunk has arrived (the tests' setup loads every chunk, so the
 // parts themselves never show these here).
 describe('placeholders of parts loaded on demand', () => {
   it('CitationMarkers: the numbers, in the frame the markers take', () => {
-    const index = indexCitations([
-      [
-        {
-          type: 'web_search_result_location',
-          url: 'https://a.example.com/',
-          title: 'A',
-          cited_text: 'a',
-        },
-        {
-          type: 'web_search_result_location',
-          url: 'https://b.example.com/',
-          title: 'B',
-          cited_text: 'b',
-        },
-      ],
-    ]);
+    const index = twoSources('A', 'B');
     const { container } = render(
       <p>
         Cited.
@@ -47,22 +51,7 @@ describe('placeholders of parts loaded on demand', () => {
   });
 
   it('SourcesList: the heading and the numbered titles, not yet links', () => {
-    const index = indexCitations([
-      [
-        {
-          type: 'web_search_result_location',
-          url: 'https://a.example.com/',
-          title: 'Alpha',
-          cited_text: 'a',
-        },
-        {
-          type: 'web_search_result_location',
-          url: 'https://b.example.com/',
-          title: 'Beta',
-          cited_text: 'b',
-        },
-      ],
-    ]);
+    const index = twoSources('Alpha', 'Beta');
     const { container } = render(
       <SourcesListPlaceholder
         sources={index.sources}
