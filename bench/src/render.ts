@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import react from '@vitejs/plugin-react';
 import { type Browser, chromium, type Page } from 'playwright';
 import { build } from 'vite';
 import { chromiumArgs, chromiumExecutablePath } from '../../scripts/chromium.js';
+import { answerOptions, answerStream, sseEvents } from '../render/src/sse.js';
 import {
   type BlockRenders,
   CONTENDERS,
@@ -103,10 +104,39 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Serves the built page; nothing else. */
+/**
+ * Writes the answer a query asks for to a real connection, one write per event, yielding to
+ * the event loop between writes so that each leaves as its own packet at full speed. The
+ * request body (the conversation) is read first, as a server would.
+ */
+function writeAnswer(request: IncomingMessage, response: ServerResponse, query: URLSearchParams) {
+  request.resume();
+  request.on('end', () => {
+    const events = sseEvents(answerStream(answerOptions(query)).sse);
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    let next = 0;
+    const write = () => {
+      if (response.destroyed) return;
+      if (next === events.length) {
+        response.end();
+        return;
+      }
+      response.write(events[next++]);
+      setImmediate(write);
+    };
+    write();
+  });
+}
+
+/** Serves the built page, and the answer over HTTP for pages with `net=http`. */
 export async function serve(): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const address = new URL(request.url ?? '/', 'http://localhost');
+    if (address.pathname === '/bench-answer' && request.method === 'POST') {
+      writeAnswer(request, response, address.searchParams);
+      return;
+    }
+    const path = address.pathname;
     const file = normalize(join(OUT_DIR, path === '/' ? 'index.html' : path));
     if (!file.startsWith(OUT_DIR + sep)) {
       response.writeHead(403).end();

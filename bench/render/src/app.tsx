@@ -10,7 +10,7 @@ import { Profiler, type ReactElement } from 'react';
 import type { Root } from 'react-dom/client';
 import type { Probe } from './hook.js';
 import { benchFetch, type NetTimes, requestAnswer } from './net.js';
-import { answerStream, historyMessages, SENTINELS } from './sse.js';
+import { answerOptions, answerQuery, answerStream, historyMessages, SENTINELS } from './sse.js';
 import { CONTENDERS, type Contender, type RunStats } from './stats.js';
 
 export interface Bench {
@@ -41,15 +41,13 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
     ? (name as Contender)
     : 'ours';
   const profiling = params.get('profiling') === '1';
-  const answer = answerStream({
-    textDeltas: Number(params.get('deltas') ?? 5000),
-    thinkingDeltas: Number(params.get('thinking') ?? 300),
-    jsonDeltas: Number(params.get('json') ?? 200),
-    seed: Number(params.get('seed') ?? 1),
-    ...(params.has('code') ? { codeLines: Number(params.get('code')) } : {}),
-  });
-  const times: NetTimes = { firstByte: 0, lastByte: 0, chunks: 0 };
-  const fetchImpl = benchFetch(answer.sse, times);
+  const answer = answerStream(answerOptions(params));
+  const times: NetTimes = { firstByte: 0, lastByte: 0, chunks: 0, bytes: 0 };
+  const fetchImpl = benchFetch(
+    answer.sse,
+    times,
+    params.get('net') === 'http' ? answerQuery(params) : undefined,
+  );
   // Counted here, before the driver starts tracing: encoding a 1 MB answer is a task of tens
   // of milliseconds that is the bench's own, not the contender's.
   const answerBytes = new TextEncoder().encode(answer.sse).length;
@@ -238,7 +236,7 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
         lastByteToDomMs: finalDom - times.lastByte,
         verified:
           contender === 'network'
-            ? times.chunks === answer.events
+            ? times.bytes === answerBytes
             : Object.values(SENTINELS).every((sentinel) => text.includes(sentinel)),
         renders: probe.report(),
       };

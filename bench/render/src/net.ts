@@ -21,6 +21,8 @@ export interface NetTimes {
   /** performance.now() when the last chunk (with the last byte) was handed to the reader. */
   lastByte: number;
   chunks: number;
+  /** Bytes handed to the reader. */
+  bytes: number;
 }
 
 const channel = new MessageChannel();
@@ -51,6 +53,7 @@ function perTaskReads(response: Response, times: NetTimes): Response {
         if (times.chunks === 0) times.firstByte = now;
         times.lastByte = now;
         times.chunks++;
+        times.bytes += value.byteLength;
         controller.enqueue(value);
       },
       cancel(reason) {
@@ -66,8 +69,24 @@ function perTaskReads(response: Response, times: NetTimes): Response {
   });
 }
 
-/** A fetch answering every request with `sse`, through the mock, one event per task. */
-export function benchFetch(sse: string, times: NetTimes): typeof fetch {
+/**
+ * A fetch answering every request with `sse`. In the page (the default), through the mock,
+ * one event per task. Over HTTP (`http` set: the answer's query), the bench's server writes
+ * the same bytes to a real connection, one write per event, and Chromium's network stack
+ * hands them over as a network does: a read returns what has arrived since the last one.
+ */
+export function benchFetch(sse: string, times: NetTimes, http?: string): typeof fetch {
+  if (http !== undefined) {
+    return async (_input, init) =>
+      perTaskReads(
+        await fetch(`/bench-answer?${http}`, {
+          method: 'POST',
+          body: init?.body ?? null,
+          signal: init?.signal ?? null,
+        }),
+        times,
+      );
+  }
   const mock = createMockFetch({ fixtures: { [FIXTURE]: sse }, scenario: FIXTURE, speed: 'fast' });
   return async (input, init) => {
     await nextTask();

@@ -222,6 +222,31 @@ export interface Answer {
   readonly jsonDeltas: number;
 }
 
+/** The answer a page's query asks for (`deltas`, `thinking`, `json`, `seed`, `code`). */
+export function answerOptions(params: URLSearchParams): AnswerOptions {
+  return {
+    textDeltas: Number(params.get('deltas') ?? 5000),
+    thinkingDeltas: Number(params.get('thinking') ?? 300),
+    jsonDeltas: Number(params.get('json') ?? 200),
+    seed: Number(params.get('seed') ?? 1),
+    ...(params.has('code') ? { codeLines: Number(params.get('code')) } : {}),
+  };
+}
+
+/** The part of a page's query that says which answer: what the server needs to write it. */
+export function answerQuery(params: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const key of ['deltas', 'thinking', 'json', 'seed', 'code']) {
+    const value = params.get(key);
+    if (value !== null) kept.set(key, value);
+  }
+  return kept.toString();
+}
+
+/** The SSE body cut into its events, each with its closing blank line: one write each. */
+export const sseEvents = (sse: string): string[] =>
+  sse.split(/(?<=\n\n)/).filter((event) => event.length > 0);
+
 export function answerStream(options: AnswerOptions): Answer {
   const seed = options.seed ?? 1;
   const chars = options.charsPerDelta ?? 6;

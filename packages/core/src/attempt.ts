@@ -109,6 +109,8 @@ function parses(url: string, base?: string): boolean {
 export class Attempt {
   readonly controller = new AbortController();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Date.now() of the last chunk: the idle clock counts from here. */
+  #lastActivity = 0;
   #idled = false;
   #disposed = false;
   /** Bytes of an accepted (2xx, event-stream) answer have arrived: no more retries. */
@@ -136,18 +138,28 @@ export class Attempt {
     this.touch();
   }
 
-  /** Restarts the idle clock; called for every chunk of bytes. */
+  /**
+   * Restarts the idle clock; called for every chunk of bytes. A chunk only notes the time:
+   * the one timer, when it fires, waits again for what is left of the timeout (a timer set
+   * and cleared per chunk cost a page reading 65,000 chunks 0.4 s).
+   */
   touch(): void {
     // A body read after the attempt ended (the library drains it) must not re-arm the clock.
     if (this.#disposed) return;
     const ms = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // Past MAX_TIMER_MS a timer fires at once: such a timeout means "never", like Infinity.
     if (!(ms > 0) || ms > MAX_TIMER_MS) return;
-    clearTimeout(this.#idleTimer);
+    this.#lastActivity = Date.now();
+    if (this.#idleTimer === undefined) this.#waitIdle(ms, ms);
+  }
+
+  #waitIdle(ms: number, wait: number): void {
     this.#idleTimer = setTimeout(() => {
+      const quiet = Date.now() - this.#lastActivity;
+      if (quiet < ms) return this.#waitIdle(ms, ms - quiet);
       this.#idled = true;
       this.controller.abort();
-    }, ms);
+    }, wait);
   }
 
   dispose(): void {

@@ -120,6 +120,43 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       expect(toMessage(state)?.content).toEqual([{ type: 'text', text: `${long}!` }]);
     });
 
+    it('a large chunk is handed over in slices across tasks, nothing lost or reordered', async () => {
+      // A read after a busy moment returns everything that arrived meanwhile: here the whole
+      // answer in one chunk. Decoding it in one go would be one long task.
+      const text = streamText('large-tool-input');
+      expect(text.length).toBeGreaterThan(100_000);
+      const oneChunk = () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(text));
+              controller.close();
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        );
+      let turn = 0;
+      const ticker = setInterval(() => turn++, 0);
+      const turns = new Set<number>();
+      try {
+        const state = await streamMessage(streamRequest('large-tool-input'), {
+          ...BASE,
+          fetch: async () => oneChunk(),
+          onEvent: () => {
+            turns.add(turn);
+          },
+        });
+        expect(fes).toHaveBeenCalled();
+        expect(state.status).toBe('complete');
+        expect(state.diagnostics).toEqual([]);
+        expect(toMessage(state)).toEqual(toMessage(await accumulate(text)));
+      } finally {
+        clearInterval(ticker);
+      }
+      // Other tasks (the ticker's) ran between the slices.
+      expect(turns.size).toBeGreaterThan(1);
+    });
+
     // -----------------------------------------------------------------------------------
     describe('a hidden tab', () => {
       it('does not re-POST when the page is hidden and shown again mid-stream', async () => {
