@@ -156,7 +156,8 @@ export class Attempt {
   #waitIdle(ms: number, wait: number): void {
     this.#idleTimer = setTimeout(() => {
       const quiet = Date.now() - this.#lastActivity;
-      if (quiet < ms) return this.#waitIdle(ms, ms - quiet);
+      // A clock set back makes `quiet` negative: wait a whole timeout, never longer.
+      if (quiet < ms) return this.#waitIdle(ms, Math.min(ms, ms - quiet));
       this.#idled = true;
       this.controller.abort();
     }, wait);

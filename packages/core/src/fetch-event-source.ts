@@ -82,15 +82,10 @@ const SLICE_BUDGET_MS = 4;
  */
 function sliceEnd(lines: Uint8Array, size: number): number {
   if (lines.length <= size) return lines.length;
-  for (let i = size - 1; i >= 0; i--) {
-    const b = lines[i];
-    if (b === LF || b === CR) return i + 1;
-  }
-  for (let i = size; i < lines.length; i++) {
-    const b = lines[i];
-    if (b === LF || b === CR) return i + 1;
-  }
-  return lines.length;
+  const cut = afterLastLineEnd(lines.subarray(0, size));
+  if (cut > 0) return cut;
+  const next = lines.subarray(size).findIndex((b) => b === LF || b === CR);
+  return next === -1 ? lines.length : size + next + 1;
 }
 
 function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
@@ -145,11 +140,10 @@ function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean 
   };
   /** Whole lines read but not handed over yet, and when the current run of slices began. */
   const lines = { rest: undefined as Uint8Array | undefined, since: 0 };
-  const nextSlice = (): Uint8Array => {
-    const all = lines.rest as Uint8Array;
+  const nextSlice = (all: Uint8Array): Uint8Array => {
     const cut = sliceEnd(all, SLICE_BYTES);
     lines.rest = cut < all.length ? all.subarray(cut) : undefined;
-    return cut < all.length ? all.subarray(0, cut) : all;
+    return all.subarray(0, cut);
   };
   const aborted = () => attempt.controller.signal.aborted;
   const stop = (controller: ReadableStreamDefaultController<Uint8Array>) => {
@@ -168,7 +162,7 @@ function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean 
             if (aborted()) return stop(controller);
             lines.since = performance.now();
           }
-          controller.enqueue(nextSlice());
+          controller.enqueue(nextSlice(lines.rest));
           return;
         }
         try {
@@ -187,9 +181,8 @@ function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean 
               heldSize += value.length;
               continue; // no line ended: read on before handing anything over
             }
-            lines.rest = release(value, cut);
             lines.since = performance.now();
-            controller.enqueue(nextSlice());
+            controller.enqueue(nextSlice(release(value, cut)));
             return;
           }
         } catch (error) {
