@@ -150,9 +150,10 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       '(the "over HTTP" columns), which showed what the in-page mock hid: a read that brings ' +
       'hundreds of events was one task of 50-150 ms. The transport now hands a large read to ' +
       'the decoder in slices and yields to the page after 4 ms of them; the idle timer no ' +
-      'longer sets a timer per chunk (0.4 s of 65,536 chunks); and an answer that ends before ' +
-      'the display has caught up goes on showing two new blocks a frame instead of the rest ' +
-      "at once (a 140 ms frame). What is left over HTTP is mostly the server's share of the " +
+      'longer sets a timer per chunk (0.4 s of 65,536 chunks). An answer that ends before the ' +
+      'display has caught up still shows the rest at once (up to a 140 ms frame): pacing it ' +
+      'over later frames left the answer marked complete with its end not on the page, so it ' +
+      "was not kept. Otherwise what is left over HTTP is mostly the server's share of the " +
       "machine's two cores (the wall-clock column against the thread time).",
   },
   {

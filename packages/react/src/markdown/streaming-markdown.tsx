@@ -33,8 +33,7 @@ export interface StreamingMarkdownProps {
  * New blocks rendered per frame while an answer grows. Each is a markdown parse of a few
  * milliseconds; when text arrives faster than frames (a fast network, a tab brought back to
  * the front), the blocks that came in one frame are shown over the next few instead of in one
- * long task, also after the answer has ended. The first render shows everything (a thread
- * shown again, mid-answer or finished).
+ * long task. The first render shows everything (a thread shown again mid-answer).
  */
 const NEW_CHUNKS_PER_FRAME = 2;
 
@@ -55,10 +54,8 @@ export function StreamingMarkdown({
   const shown = useRef<number | null>(null);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
   const previous = shown.current;
-  // Also once the answer has ended: over a fast connection its last reads often come
-  // before the display has caught up, and showing the rest at once was a 100-140 ms frame.
   const count =
-    previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
+    streaming && previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
       ? previous + NEW_CHUNKS_PER_FRAME
       : chunks.length;
   useLayoutEffect(() => {

@@ -30,27 +30,14 @@ describe('StreamingMarkdown while the answer grows', () => {
     expect(shown()).toEqual(paragraphs(7));
   });
 
-  it('shows everything at once on its first render, streaming or finished', () => {
+  it('shows everything at once on its first render and when the answer ends', () => {
     const text = paragraphs(9).join('\n\n');
-    expect(
-      render(<StreamingMarkdown text={text} streaming />).container.querySelectorAll('p'),
-    ).toHaveLength(9);
-    expect(render(<StreamingMarkdown text={text} />).container.querySelectorAll('p')).toHaveLength(
-      9,
-    );
-  });
-
-  it('goes on catching up two blocks a frame after the answer ends', async () => {
-    const { container, rerender } = render(
-      <StreamingMarkdown text={paragraphs(3).join('\n\n')} streaming />,
-    );
+    const { container, rerender } = render(<StreamingMarkdown text={text} streaming />);
+    expect(container.querySelectorAll('p')).toHaveLength(9);
     const more = paragraphs(15).join('\n\n');
     rerender(<StreamingMarkdown text={more} streaming />);
-    expect(container.querySelectorAll('p')).toHaveLength(5);
-    // The last reads came before the display caught up: the end is not one long frame.
+    expect(container.querySelectorAll('p').length).toBeLessThan(15);
     rerender(<StreamingMarkdown text={more} streaming={false} />);
-    expect(container.querySelectorAll('p')).toHaveLength(7);
-    for (let i = 0; i < 5; i++) await act(frame);
-    expect([...container.querySelectorAll('p')].map((p) => p.textContent)).toEqual(paragraphs(15));
+    expect(container.querySelectorAll('p')).toHaveLength(15);
   });
 });
