@@ -142,14 +142,17 @@ const alertOf = (canvasElement: HTMLElement): HTMLElement | null =>
 
 /**
  * Waits until the answer has ended and been announced (the status region, or the error
- * notice for a failure), and returns what was said.
+ * notice for a failure), and its text is all on the page (the answer shows itself finished:
+ * a fast answer's last blocks are painted over a few frames after the stream ends), and
+ * returns what was said.
  */
 export async function waitForEnd(canvasElement: HTMLElement, timeout = 30_000): Promise<string> {
-  const { status, log } = chatParts(canvasElement);
+  const { status, log, answer } = chatParts(canvasElement);
   let said = '';
   await waitFor(
     () => {
       expect(log().getAttribute('aria-busy')).toBe('false');
+      expect(['idle', 'streaming']).not.toContain(answer()?.dataset.status);
       said = status().textContent || alertOf(canvasElement)?.textContent || '';
       expect(said).not.toBe('');
     },

@@ -1,5 +1,5 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
-import { memo, type ReactElement, useEffect } from 'react';
+import { memo, type ReactElement, useEffect, useState } from 'react';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -11,6 +11,11 @@ import { StreamDetails, type StreamDownload } from '../components/stream-details
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
 import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
 import { publishWithStore } from '../highlight/publish.js';
+import {
+  createDisplayProgress,
+  DisplayProgressContext,
+  useDisplayedFinal,
+} from '../markdown/display-progress.js';
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
@@ -116,7 +121,10 @@ export const AssistantMessage = memo(function AssistantMessage({
   const { stream } = turn;
   const content = stream.message?.content ?? [];
   const answerStarted = content.some((block) => textOf(block) !== '');
-  const final = isFinalStatus(stream.status);
+  const [progress] = useState(createDisplayProgress);
+  // Ended, and its text all on the page: until then it shows as streaming, without its end.
+  const final = useDisplayedFinal(isFinalStatus(stream.status), progress);
+  const status = final || !isFinalStatus(stream.status) ? stream.status : 'streaming';
   // A tool still waiting for approval or running: the answer is not over, so it offers no
   // Copy, Regenerate or feedback yet (they come with the tool's result).
   const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
@@ -129,40 +137,42 @@ export const AssistantMessage = memo(function AssistantMessage({
     <article
       className="ms-message ms-message--assistant"
       aria-label="Assistant"
-      data-status={stream.status}
+      data-status={status}
       data-turn-id={turn.id}
       data-last={last || undefined}
       tabIndex={-1}
     >
-      <AnswerScope blocks={content}>
-        {content.map((block) => {
-          const id = (block.block as { id?: unknown }).id;
-          const result = typeof id === 'string' ? turn.toolResults[id] : undefined;
-          return (
-            <ContentBlockView
-              key={block.index}
-              block={block}
-              renderers={renderers}
-              answerStarted={answerStarted}
-              textMode={textMode}
-              toolResult={
-                result && result.status !== 'running' && result.status !== 'awaiting-approval'
-                  ? { content: result.content, isError: result.isError === true }
-                  : undefined
-              }
-              toolStatus={
-                result?.status === 'running' || result?.status === 'awaiting-approval'
-                  ? result.status
-                  : undefined
-              }
-              math={math}
-              onApproveTool={actions?.approveTool}
-              onDenyTool={actions?.denyTool}
-            />
-          );
-        })}
-        <AnswerSources />
-      </AnswerScope>
+      <DisplayProgressContext.Provider value={progress}>
+        <AnswerScope blocks={content}>
+          {content.map((block) => {
+            const id = (block.block as { id?: unknown }).id;
+            const result = typeof id === 'string' ? turn.toolResults[id] : undefined;
+            return (
+              <ContentBlockView
+                key={block.index}
+                block={block}
+                renderers={renderers}
+                answerStarted={answerStarted}
+                textMode={textMode}
+                toolResult={
+                  result && result.status !== 'running' && result.status !== 'awaiting-approval'
+                    ? { content: result.content, isError: result.isError === true }
+                    : undefined
+                }
+                toolStatus={
+                  result?.status === 'running' || result?.status === 'awaiting-approval'
+                    ? result.status
+                    : undefined
+                }
+                math={math}
+                onApproveTool={actions?.approveTool}
+                onDenyTool={actions?.denyTool}
+              />
+            );
+          })}
+          <AnswerSources />
+        </AnswerScope>
+      </DisplayProgressContext.Provider>
       {content.length === 0 && stream.status === 'idle' ? (
         <p className="ms-message__pending">
           <span className="ms-typing" aria-hidden="true">

@@ -13,6 +13,7 @@ import { CodeBlock } from '../components/code-block.js';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { CodeOptionsContext } from './code-options.js';
 import { useDeferredMarkdown } from './deferred-history.js';
+import { useReportDisplayProgress } from './display-progress.js';
 import { fencedCode } from './fenced-code.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
@@ -30,10 +31,11 @@ export interface StreamingMarkdownProps {
 }
 
 /**
- * New blocks rendered per frame while an answer grows. Each is a markdown parse of a few
- * milliseconds; when text arrives faster than frames (a fast network, a tab brought back to
- * the front), the blocks that came in one frame are shown over the next few instead of in one
- * long task. The first render shows everything (a thread shown again mid-answer).
+ * New blocks rendered per frame. Each is a markdown parse of a few milliseconds; when text
+ * arrives faster than frames (a fast network, a tab brought back to the front), the blocks
+ * that came in one frame are shown over the next few instead of in one long task, also after
+ * the answer has ended (its answer shows it finished once they are all on the page: see
+ * `display-progress.ts`). The first render shows everything (a thread shown again).
  */
 const NEW_CHUNKS_PER_FRAME = 2;
 
@@ -55,13 +57,14 @@ export function StreamingMarkdown({
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
   const previous = shown.current;
   const count =
-    streaming && previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
+    previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
       ? previous + NEW_CHUNKS_PER_FRAME
       : chunks.length;
   useLayoutEffect(() => {
     shown.current = count;
   }, [count]);
   const behind = count < chunks.length;
+  useReportDisplayProgress(behind);
   // Each step shows more: the next frame shows the next ones, until it has caught up.
   useEffect(() => {
     if (count >= chunks.length) return;

@@ -30,14 +30,23 @@ describe('StreamingMarkdown while the answer grows', () => {
     expect(shown()).toEqual(paragraphs(7));
   });
 
-  it('shows everything at once on its first render and when the answer ends', () => {
+  it('shows everything at once on its first render', () => {
+    const text = paragraphs(9).join('\n\n');
+    const { container } = render(<StreamingMarkdown text={text} streaming />);
+    expect(container.querySelectorAll('p')).toHaveLength(9);
+  });
+
+  it('after the answer ends, goes on showing two new blocks a frame until it has caught up', async () => {
     const text = paragraphs(9).join('\n\n');
     const { container, rerender } = render(<StreamingMarkdown text={text} streaming />);
-    expect(container.querySelectorAll('p')).toHaveLength(9);
     const more = paragraphs(15).join('\n\n');
     rerender(<StreamingMarkdown text={more} streaming />);
-    expect(container.querySelectorAll('p').length).toBeLessThan(15);
+    const afterBurst = container.querySelectorAll('p').length;
+    expect(afterBurst).toBe(11);
+    // The end does not paint the rest in one long frame: it keeps the same pace.
     rerender(<StreamingMarkdown text={more} streaming={false} />);
-    expect(container.querySelectorAll('p')).toHaveLength(15);
+    expect(container.querySelectorAll('p')).toHaveLength(afterBurst + 2);
+    for (let i = 0; i < 3; i++) await act(frame);
+    expect([...container.querySelectorAll('p')].map((p) => p.textContent)).toEqual(paragraphs(15));
   });
 });
