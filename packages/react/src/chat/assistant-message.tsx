@@ -1,5 +1,14 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
-import { memo, type ReactElement, useEffect, useState } from 'react';
+import {
+  memo,
+  type ReactElement,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -13,8 +22,9 @@ import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
 import { publishWithStore } from '../highlight/publish.js';
 import {
   createDisplayProgress,
+  type DisplayProgress,
   DisplayProgressContext,
-  useDisplayedFinal,
+  useDisplayProgressSteps,
 } from '../markdown/display-progress.js';
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
@@ -104,40 +114,28 @@ function downloadsOf(turn: AssistantTurn, recorder: StreamRecorder | undefined):
  * ended (length limit with Continue, refusal, a Stopped / Interrupted mark), its error said
  * once, Resume or Retry, and the action row with usage and stream details.
  */
-export const AssistantMessage = memo(function AssistantMessage({
-  turn,
-  renderers,
-  textMode,
-  math = false,
-  last = true,
-  busy = false,
-  actions,
-  feedback,
-  firstTokenAt,
-  recorder,
-  showUsage = last,
-  branchStore,
-}: AssistantMessageProps): ReactElement {
-  const { stream } = turn;
-  const content = stream.message?.content ?? [];
+export const AssistantMessage = memo(function AssistantMessage(
+  props: AssistantMessageProps,
+): ReactElement {
+  const { turn, renderers, textMode, math = false, last = true, actions, branchStore } = props;
+  const content = turn.stream.message?.content ?? [];
   const answerStarted = content.some((block) => textOf(block) !== '');
   const [progress] = useState(createDisplayProgress);
-  // Ended, and its text all on the page: until then it shows as streaming, without its end.
-  const final = useDisplayedFinal(isFinalStatus(stream.status), progress);
-  const status = final || !isFinalStatus(stream.status) ? stream.status : 'streaming';
-  // A tool still waiting for approval or running: the answer is not over, so it offers no
-  // Copy, Regenerate or feedback yet (they come with the tool's result).
-  const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
-  const settled = final && !(last && busy) && !toolPending;
-  const usage = stream.message?.usage;
-  const markdown = answerMarkdown(turn);
+  // `data-status` is the answer's end's to say (it alone knows when the text is all shown);
+  // the article takes it as it mounts, after that part's first layout effect ran.
+  const article = useRef<HTMLElement | null>(null);
+  const status = useRef('idle');
+  const attachArticle = useCallback((element: HTMLElement | null) => {
+    article.current = element;
+    element?.setAttribute('data-status', status.current);
+  }, []);
   // Code colours computed off the main thread join the store's commit instead of adding one.
   useEffect(() => (branchStore ? publishWithStore(branchStore) : undefined), [branchStore]);
   return (
     <article
+      ref={attachArticle}
       className="ms-message ms-message--assistant"
       aria-label="Assistant"
-      data-status={status}
       data-turn-id={turn.id}
       data-last={last || undefined}
       tabIndex={-1}
@@ -173,6 +171,53 @@ export const AssistantMessage = memo(function AssistantMessage({
           <AnswerSources />
         </AnswerScope>
       </DisplayProgressContext.Provider>
+      <AnswerEnd {...props} progress={progress} article={article} shownStatus={status} />
+    </article>
+  );
+});
+
+/**
+ * Everything under an answer's content, and its `data-status`. Rendered after the content in
+ * the same pass, it reads whether the text views are all caught up (`display-progress.ts`):
+ * until they are, an ended answer shows as streaming, without its end, so nothing says it is
+ * finished while its last blocks are still being put on the page.
+ */
+function AnswerEnd({
+  turn,
+  last = true,
+  busy = false,
+  actions,
+  feedback,
+  firstTokenAt,
+  recorder,
+  showUsage = last,
+  branchStore,
+  progress,
+  article,
+  shownStatus,
+}: AssistantMessageProps & {
+  progress: DisplayProgress;
+  article: RefObject<HTMLElement | null>;
+  shownStatus: RefObject<string>;
+}): ReactElement {
+  useDisplayProgressSteps(progress);
+  const { stream } = turn;
+  const content = stream.message?.content ?? [];
+  const final = isFinalStatus(stream.status) && !progress.behind();
+  const status = final || !isFinalStatus(stream.status) ? stream.status : 'streaming';
+  // Set here, not by the article: only this part knows, and only after the content rendered.
+  useLayoutEffect(() => {
+    shownStatus.current = status;
+    article.current?.setAttribute('data-status', status);
+  }, [article, shownStatus, status]);
+  // A tool still waiting for approval or running: the answer is not over, so it offers no
+  // Copy, Regenerate or feedback yet (they come with the tool's result).
+  const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
+  const settled = final && !(last && busy) && !toolPending;
+  const usage = stream.message?.usage;
+  const markdown = answerMarkdown(turn);
+  return (
+    <>
       {content.length === 0 && stream.status === 'idle' ? (
         <p className="ms-message__pending">
           <span className="ms-typing" aria-hidden="true">
@@ -239,6 +284,6 @@ export const AssistantMessage = memo(function AssistantMessage({
           </MessageActions>
         </div>
       ) : null}
-    </article>
+    </>
   );
-});
+}

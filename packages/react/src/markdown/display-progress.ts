@@ -1,72 +1,72 @@
-import { createContext, useContext, useLayoutEffect, useState } from 'react';
+import { createContext, useContext, useLayoutEffect, useReducer, useState } from 'react';
 
 /**
  * Whether an answer's text is all on the page yet. Markdown shows a burst of new blocks over
- * a few frames (see `StreamingMarkdown`), so a fast answer can end before its display has
- * caught up; the answer is shown as finished (its status, notes and actions) only once it has,
- * instead of painting the rest in one long frame.
+ * a few frames (see `StreamingMarkdown`), also after a fast answer has ended, so the answer is
+ * shown as finished (its status, notes and actions) only once its text views have caught up.
+ *
+ * It is read during render, never set in an effect, so it costs no commit of its own: a view
+ * marks itself while it renders, and the answer's end, rendered after its views in the same
+ * pass, reads the marks. A view's next step wakes the answer's end in the same batch.
  */
 export interface DisplayProgress {
-  /** A text view says, after each commit, whether it shows less than its text. */
-  report(view: object, behind: boolean): void;
-  /** Calls back once no view is behind (at once when none is); returns a cancel. */
-  whenCaughtUp(callback: () => void): () => void;
+  /** While a text view renders: whether it shows less than its text. */
+  mark(view: object, behind: boolean): void;
+  /** While the answer's end renders (after its views): whether any view is behind. */
+  behind(): boolean;
+  /** A view takes its next step: the answer's end renders with it. */
+  step(): void;
+  /** The answer's end listens for steps. */
+  subscribe(listener: () => void): () => void;
 }
 
 export const DisplayProgressContext = createContext<DisplayProgress | null>(null);
 
 export function createDisplayProgress(): DisplayProgress {
   const behind = new Set<object>();
-  let waiting: (() => void) | null = null;
-  const settle = () => {
-    if (behind.size > 0 || waiting === null) return;
-    const callback = waiting;
-    waiting = null;
-    callback();
+  const listeners = new Set<() => void>();
+  const step = () => {
+    for (const listener of listeners) listener();
   };
   return {
-    report(view, isBehind) {
+    mark(view, isBehind) {
       if (isBehind) behind.add(view);
-      else if (behind.delete(view)) settle();
+      else behind.delete(view);
     },
-    whenCaughtUp(callback) {
-      waiting = callback;
-      settle();
-      return () => {
-        if (waiting === callback) waiting = null;
-      };
+    behind: () => behind.size > 0,
+    step,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }
 
 /**
- * Reports a text view's `behind` to the answer around it (if any) after each commit that
- * changes it, and as caught up when it unmounts. Layout effects: a child's run before its
- * answer's, so a view that falls behind in the commit that ends the answer is counted before
- * the answer asks, and an answer whose text is all shown is marked finished before that
- * commit paints, not one frame later.
+ * Marks a text view as behind or caught up in its answer (if it is in one), during render.
+ * Returns what its next step calls with its own update, so the answer's end renders in the
+ * same commit. A view removed while behind wakes the answer's end, which would wait for it.
  */
-export function useReportDisplayProgress(behind: boolean): void {
+export function useDisplayProgressMark(behind: boolean): () => void {
   const progress = useContext(DisplayProgressContext);
   const [view] = useState(() => ({}));
-  useLayoutEffect(() => {
-    progress?.report(view, behind);
-  }, [progress, view, behind]);
-  // Its own effect: a cleanup between two reports would say "caught up" for a moment.
-  useLayoutEffect(() => () => progress?.report(view, false), [progress, view]);
+  progress?.mark(view, behind);
+  useLayoutEffect(
+    () => () => {
+      if (progress === null) return;
+      const wasBehind = progress.behind();
+      progress.mark(view, false);
+      if (wasBehind && !progress.behind()) progress.step();
+    },
+    [progress, view],
+  );
+  return progress === null ? noStep : progress.step;
 }
 
-/**
- * `final`, held back until the answer's text views have caught up: the answer's displayed
- * end. An answer first rendered finished (a restored thread) is shown finished at once.
- */
-export function useDisplayedFinal(final: boolean, progress: DisplayProgress): boolean {
-  const [shown, setShown] = useState(final);
-  // A finished answer that streams again (Resume, Continue) is held again at its next end.
-  if (!final && shown) setShown(false);
-  useLayoutEffect(() => {
-    if (!final || shown) return;
-    return progress.whenCaughtUp(() => setShown(true));
-  }, [final, shown, progress]);
-  return final && shown;
+const noStep = () => {};
+
+/** Re-renders the answer's end with each step of its text views. */
+export function useDisplayProgressSteps(progress: DisplayProgress): void {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useLayoutEffect(() => progress.subscribe(rerender), [progress]);
 }

@@ -13,7 +13,7 @@ import { CodeBlock } from '../components/code-block.js';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { CodeOptionsContext } from './code-options.js';
 import { useDeferredMarkdown } from './deferred-history.js';
-import { useReportDisplayProgress } from './display-progress.js';
+import { useDisplayProgressMark } from './display-progress.js';
 import { fencedCode } from './fenced-code.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
@@ -31,13 +31,20 @@ export interface StreamingMarkdownProps {
 }
 
 /**
- * New blocks rendered per frame. Each is a markdown parse of a few milliseconds; when text
- * arrives faster than frames (a fast network, a tab brought back to the front), the blocks
- * that came in one frame are shown over the next few instead of in one long task, also after
- * the answer has ended (its answer shows it finished once they are all on the page: see
- * `display-progress.ts`). The first render shows everything (a thread shown again).
+ * New blocks rendered per frame while an answer grows. Each is a markdown parse of a few
+ * milliseconds; when text arrives faster than frames (a fast network, a tab brought back to
+ * the front), the blocks that came in one frame are shown over the next few instead of in one
+ * long task. The first render shows everything (a thread shown again).
  */
 const NEW_CHUNKS_PER_FRAME = 2;
+
+/**
+ * New blocks rendered per frame once the answer has ended: what is left of a burst shows at
+ * once (one frame, as it always did), and only a large remainder (a read that brought a
+ * hundred blocks) is spread over frames. Inside an answer, the answer shows itself finished
+ * once they are all on the page (`display-progress.ts`).
+ */
+const NEW_CHUNKS_PER_FRAME_AFTER_END = 6;
 
 /**
  * Markdown rendered per top-level block: each chunk is its own memoized child keyed by its
@@ -56,21 +63,24 @@ export function StreamingMarkdown({
   const shown = useRef<number | null>(null);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
   const previous = shown.current;
+  const perFrame = streaming ? NEW_CHUNKS_PER_FRAME : NEW_CHUNKS_PER_FRAME_AFTER_END;
   const count =
-    previous !== null && chunks.length - previous > NEW_CHUNKS_PER_FRAME
-      ? previous + NEW_CHUNKS_PER_FRAME
-      : chunks.length;
+    previous !== null && chunks.length - previous > perFrame ? previous + perFrame : chunks.length;
   useLayoutEffect(() => {
     shown.current = count;
   }, [count]);
   const behind = count < chunks.length;
-  useReportDisplayProgress(behind);
-  // Each step shows more: the next frame shows the next ones, until it has caught up.
+  const stepAnswer = useDisplayProgressMark(behind);
+  // Each step shows more: the next frame shows the next ones, until it has caught up. The
+  // answer's end steps with it (one batch, one commit).
   useEffect(() => {
     if (count >= chunks.length) return;
-    const frame = requestAnimationFrame(nextFrame);
+    const frame = requestAnimationFrame(() => {
+      nextFrame();
+      stepAnswer();
+    });
     return () => cancelAnimationFrame(frame);
-  }, [count, chunks.length]);
+  }, [count, chunks.length, stepAnswer]);
   if (pending) {
     // Restored in bulk: the words now, the formatting once it is near the viewport or idle.
     return (

@@ -6,8 +6,10 @@ import {
   type StreamState,
 } from '@message-stream/core';
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssistantMessage, type AssistantTurn } from '../../src/index.js';
+import { textAnswerEvents } from '../store/support.js';
 
 afterEach(cleanup);
 
@@ -15,37 +17,15 @@ const paragraphs = (n: number) =>
   Array.from({ length: n }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n');
 const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
-const start: StreamEvent[] = [
-  {
-    type: 'message_start',
-    message: {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-opus-5',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 1 },
-    },
-  } as StreamEvent,
-  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-];
+// An answer with no text: its first two events start it, the rest end it.
+const empty = textAnswerEvents('', 'msg_1') as unknown as StreamEvent[];
+const start = empty.slice(0, 2);
+const end = empty.slice(2);
 const delta = (text: string): StreamEvent => ({
   type: 'content_block_delta',
   index: 0,
   delta: { type: 'text_delta', text },
 });
-const end: StreamEvent[] = [
-  { type: 'content_block_stop', index: 0 },
-  {
-    type: 'message_delta',
-    delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: 50 },
-  } as StreamEvent,
-  { type: 'message_stop' },
-];
-
 /** The events applied; ending with `message_stop`, the stream is then over (as the transport ends it). */
 const apply = (state: StreamState, events: StreamEvent[]) => {
   const next = events.reduce(reduceStream, state);
@@ -83,11 +63,20 @@ describe('<AssistantMessage/> at the end of a fast answer', () => {
   });
 
   it('marks an answer finished in the same commit when its text is already all shown', () => {
+    let commits = 0;
+    const counted = (stream: StreamState) => (
+      <Profiler id="answer" onRender={() => commits++}>
+        <AssistantMessage turn={turnOf(stream)} actions={actions} />
+      </Profiler>
+    );
     const streaming = apply(createStreamState(), [...start, delta(paragraphs(3))]);
-    const view = render(<AssistantMessage turn={turnOf(streaming)} actions={actions} />);
-    view.rerender(<AssistantMessage turn={turnOf(apply(streaming, end))} actions={actions} />);
+    const view = render(counted(streaming));
+    commits = 0;
+    view.rerender(counted(apply(streaming, end)));
     expect(answer().dataset.status).toBe('complete');
     expect(footer()).not.toBeNull();
+    // No second commit to say so.
+    expect(commits).toBe(1);
   });
 
   it('shows a restored (already finished) answer finished at once', () => {

@@ -36,17 +36,29 @@ describe('StreamingMarkdown while the answer grows', () => {
     expect(container.querySelectorAll('p')).toHaveLength(9);
   });
 
-  it('after the answer ends, goes on showing two new blocks a frame until it has caught up', async () => {
+  it('after the answer ends, shows what is left of a burst at once', () => {
     const text = paragraphs(9).join('\n\n');
     const { container, rerender } = render(<StreamingMarkdown text={text} streaming />);
     const more = paragraphs(15).join('\n\n');
     rerender(<StreamingMarkdown text={more} streaming />);
-    const afterBurst = container.querySelectorAll('p').length;
-    expect(afterBurst).toBe(11);
-    // The end does not paint the rest in one long frame: it keeps the same pace.
+    expect(container.querySelectorAll('p')).toHaveLength(11);
     rerender(<StreamingMarkdown text={more} streaming={false} />);
-    expect(container.querySelectorAll('p')).toHaveLength(afterBurst + 2);
-    for (let i = 0; i < 3; i++) await act(frame);
-    expect([...container.querySelectorAll('p')].map((p) => p.textContent)).toEqual(paragraphs(15));
+    expect(container.querySelectorAll('p')).toHaveLength(15);
+  });
+
+  it('after the answer ends, spreads a large remainder over frames, six blocks a frame', async () => {
+    const { container, rerender } = render(
+      <StreamingMarkdown text={paragraphs(1).join('\n\n')} streaming />,
+    );
+    const all = paragraphs(40).join('\n\n');
+    rerender(<StreamingMarkdown text={all} streaming />);
+    expect(container.querySelectorAll('p')).toHaveLength(3);
+    // The end does not paint the other 37 in one long frame.
+    rerender(<StreamingMarkdown text={all} streaming={false} />);
+    expect(container.querySelectorAll('p')).toHaveLength(9);
+    await act(frame);
+    expect(container.querySelectorAll('p')).toHaveLength(15);
+    for (let i = 0; i < 5; i++) await act(frame);
+    expect([...container.querySelectorAll('p')].map((p) => p.textContent)).toEqual(paragraphs(40));
   });
 });

@@ -76,6 +76,11 @@ export function offsetAfter(text: string, needle: string, n = 1): number {
 
 /** A text stream answering with exactly `text`, in a few deltas. */
 export function textAnswer(text: string, id = 'msg_cont'): string {
+  return textAnswerEvents(text, id).map(sseEvent).join('');
+}
+
+/** `textAnswer`'s events: a one-text-block answer, its text in deltas of 7 characters. */
+export function textAnswerEvents(text: string, id = 'msg_cont'): Parameters<typeof sseEvent>[0][] {
   const events: Parameters<typeof sseEvent>[0][] = [
     {
       type: 'message_start',
@@ -108,7 +113,7 @@ export function textAnswer(text: string, id = 'msg_cont'): string {
     },
     { type: 'message_stop' },
   );
-  return events.map(sseEvent).join('');
+  return events;
 }
 
 /** The ids of an answer's tool calls, in order. */
