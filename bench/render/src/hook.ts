@@ -17,7 +17,7 @@
  *   exists; any render after that is a re-render of a block that did not change.
  */
 
-import type { RenderReport } from './stats.js';
+import { PACING, type RenderReport } from './stats.js';
 
 interface Fiber {
   tag: number;
@@ -103,6 +103,12 @@ export function installHook(): Probe {
     string,
     { record: BlockRecord; because: string | null; complete: boolean }
   >();
+  /**
+   * Per commit: blocks in which a top-level markdown element mounted. A render of such a block
+   * with the same data is its display catching up (markdown paced a few blocks a frame), not
+   * a wasted render: it is reported as `PACING`.
+   */
+  const grew = new Set<string>();
 
   const probe: Probe = {
     commits: 0,
@@ -249,6 +255,7 @@ export function installHook(): Probe {
             record = { element, renders: 0, finishedAt: null, rendersAfterFinish: 0 };
             markdown.set(element, record);
             unfinished.add(record);
+            if (block !== null) grew.add(block);
           }
           record.renders++;
           if (record.finishedAt !== null) record.rendersAfterFinish++;
@@ -270,12 +277,15 @@ export function installHook(): Probe {
   const onCommit = (root: FiberRoot): void => {
     commit++;
     touched.clear();
+    grew.clear();
     causes = [];
     visit(root.current.alternate, root.current, null, false, false);
     if (tracing && trace.length < 300) {
       trace.push(`${probe.recorded}${inFrame ? ' frame' : ''}: ${causes.join(', ')}`);
     }
-    for (const { record, because, complete } of touched.values()) {
+    for (const [key, touch] of touched) {
+      const { record, complete } = touch;
+      const because = touch.because === 'state' && grew.has(key) ? PACING : touch.because;
       record.renders++;
       if (record.completedAt !== null) record.rendersAfterComplete++;
       if (because !== null) {

@@ -18,11 +18,18 @@ export interface BlockRenders {
   readonly unchangedRenders: number;
   /**
    * Why those happened: the props of the block view that changed (`answerStarted`: the answer
-   * began, a thinking block collapses), `state` (a component inside rendered on its own), or
-   * `parent` (the naive baseline renders everything on every delta).
+   * began, a thinking block collapses), `state` (a component inside rendered on its own),
+   * `PACING` (one that put more of the block's markdown on the page), or `parent` (the naive
+   * baseline renders everything on every delta).
    */
   readonly unchangedBecause: Readonly<Record<string, number>>;
 }
+
+/**
+ * A render of a block whose data had not changed that mounted more of its markdown: markdown
+ * shown a few blocks a frame, catching up with text that came faster than frames.
+ */
+export const PACING = 'display catching up';
 
 export interface MarkdownRenders {
   /** Top-level markdown elements that were ever in the final DOM. */
