@@ -727,8 +727,9 @@ export function renderTable(result: RenderResult): string {
       "the mock's `createMockFetch` at full speed (no pacing, one chunk per event), each read " +
       'handed over in a task of its own as a network read would be, and the request read by ' +
       'the mock in a task after the one that sent it, as a server would (bench/render/src/net.ts), ' +
-      'after the page has had its first idle period (a user does not send within two frames of ' +
-      'load; ChatStream warms its markdown parser up there). Each contender is built the way ' +
+      'half a second after the page became interactive, with its idle periods (a user does ' +
+      'not send within a moment of load; ChatStream warms its markdown parser and the fonts ' +
+      'an answer uses up there). Each contender is built the way ' +
       'its docs show (bench/render/src/peers): **AI SDK**: `useChat` with a client-side `ChatTransport` whose ' +
       '`sendMessages` runs `streamText` on `@ai-sdk/anthropic` (its `fetch`: the mock) and returns ' +
       '`toUIMessageStream()`; text parts in a memoized `<Streamdown isAnimating>` (what AI ' +
