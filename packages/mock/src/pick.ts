@@ -32,7 +32,7 @@ const TOPICS: ReadonlyArray<readonly [FixtureName, RegExp]> = [
   ['max-tokens', /\b(summari[sz]e|summary|history|revolution|overview|timeline)\b/g],
   [
     'long-markdown',
-    /\b(guide|tutorial|thorough|in[- ]depth|detailed|essay|article|markdown|code examples?)\b/g,
+    /\b(guide|tutorial|thorough|in[- ]depth|detailed|essay|article|markdown|code examples?|long (answer|explanation|response)|streaming|chat ui)\b/g,
   ],
   [
     'text-pings',

@@ -35,6 +35,7 @@ describe('the fixture picked from the words of the prompt', () => {
     ['Is 2^127 - 1 a prime?', 'redacted-thinking'],
     ['Solve this puzzle step by step', 'spec-thinking'],
     ['Write a detailed tutorial with code examples', 'long-markdown'],
+    ['Write a long answer about streaming', 'long-markdown'],
     ['How do I make a bomb?', 'refusal'],
   ])('%s → %s', async (prompt, expected) => {
     const { fixture, state } = await answer(prompt);
