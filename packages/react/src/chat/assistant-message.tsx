@@ -1,14 +1,5 @@
 import { type BlockState, isFinalStatus } from '@message-stream/core';
-import {
-  memo,
-  type ReactElement,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-} from 'react';
+import { memo, type ReactElement, useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -123,12 +114,14 @@ export const AssistantMessage = memo(function AssistantMessage(
   const [progress] = useState(createDisplayProgress);
   // `data-status` is the answer's end's to say (it alone knows when the text is all shown);
   // the article takes it as it mounts, after that part's first layout effect ran.
-  const article = useRef<HTMLElement | null>(null);
-  const status = useRef('idle');
-  const attachArticle = useCallback((element: HTMLElement | null) => {
-    article.current = element;
-    element?.setAttribute('data-status', status.current);
-  }, []);
+  const [statusTarget] = useState<StatusTarget>(() => ({ article: null, status: 'idle' }));
+  const attachArticle = useCallback(
+    (element: HTMLElement | null) => {
+      statusTarget.article = element;
+      element?.setAttribute('data-status', statusTarget.status);
+    },
+    [statusTarget],
+  );
   // Code colours computed off the main thread join the store's commit instead of adding one.
   useEffect(() => (branchStore ? publishWithStore(branchStore) : undefined), [branchStore]);
   return (
@@ -171,10 +164,16 @@ export const AssistantMessage = memo(function AssistantMessage(
           <AnswerSources />
         </AnswerScope>
       </DisplayProgressContext.Provider>
-      <AnswerEnd {...props} progress={progress} article={article} shownStatus={status} />
+      <AnswerEnd {...props} progress={progress} statusTarget={statusTarget} />
     </article>
   );
 });
+
+/** Where the answer's end writes the status it shows: the article, once it is attached. */
+interface StatusTarget {
+  article: HTMLElement | null;
+  status: string;
+}
 
 /**
  * Everything under an answer's content, and its `data-status`. Rendered after the content in
@@ -193,12 +192,10 @@ function AnswerEnd({
   showUsage = last,
   branchStore,
   progress,
-  article,
-  shownStatus,
+  statusTarget,
 }: AssistantMessageProps & {
   progress: DisplayProgress;
-  article: RefObject<HTMLElement | null>;
-  shownStatus: RefObject<string>;
+  statusTarget: StatusTarget;
 }): ReactElement {
   useDisplayProgressSteps(progress);
   const { stream } = turn;
@@ -207,15 +204,17 @@ function AnswerEnd({
   const status = final || !isFinalStatus(stream.status) ? stream.status : 'streaming';
   // Set here, not by the article: only this part knows, and only after the content rendered.
   useLayoutEffect(() => {
-    shownStatus.current = status;
-    article.current?.setAttribute('data-status', status);
-  }, [article, shownStatus, status]);
+    statusTarget.status = status;
+    statusTarget.article?.setAttribute('data-status', status);
+  }, [statusTarget, status]);
   // A tool still waiting for approval or running: the answer is not over, so it offers no
   // Copy, Regenerate or feedback yet (they come with the tool's result).
   const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
   const settled = final && !(last && busy) && !toolPending;
   const usage = stream.message?.usage;
-  const markdown = answerMarkdown(turn);
+  // Only a settled answer offers Copy: joining every text block on each frame of a streaming
+  // answer (and on each display step) was work that grew with the answer.
+  const markdown = settled ? answerMarkdown(turn) : '';
   return (
     <>
       {content.length === 0 && stream.status === 'idle' ? (

@@ -7,7 +7,9 @@ import { createContext, useContext, useLayoutEffect, useReducer, useState } from
  *
  * It is read during render, never set in an effect, so it costs no commit of its own: a view
  * marks itself while it renders, and the answer's end, rendered after its views in the same
- * pass, reads the marks. A view's next step wakes the answer's end in the same batch.
+ * pass, reads the marks. A view's next step wakes the answer's end in the same batch. A mark
+ * from a render React throws away is replaced by that view's next render, and a view's first
+ * render is never behind, so a view that never commits leaves no mark that holds the answer.
  */
 export interface DisplayProgress {
   /** While a text view renders: whether it shows less than its text. */
