@@ -264,10 +264,12 @@ export function ChatStream({
 
   const edit = useCallback(
     (turnId: string, content: string) => {
+      // The edited message is replaced by its new version: focus must not fall to the page.
+      focusComposer();
       jumpToLatest();
       void store.getState().edit(turnId, content);
     },
-    [store, jumpToLatest],
+    [store, focusComposer, jumpToLatest],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {

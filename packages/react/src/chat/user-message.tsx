@@ -1,5 +1,14 @@
 import type { ContentBlockParam } from '@message-stream/core';
-import { type FormEvent, memo, type ReactElement, type ReactNode, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  memo,
+  type ReactElement,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { AttachmentList } from '../components/attachment-list.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
@@ -78,15 +87,31 @@ export const UserMessage = memo(function UserMessage({
   const text = userText(turn);
   const attachments = sentAttachments(turn);
   const [draft, setDraft] = useState<string | null>(null);
+  const root = useRef<HTMLElement>(null);
+  // Closing the editor without sending unmounts the focused field: focus goes back to Edit.
+  const refocusEdit = useRef(false);
+  useEffect(() => {
+    if (draft !== null || !refocusEdit.current) return;
+    refocusEdit.current = false;
+    root.current?.querySelector<HTMLElement>('[data-action="edit"]')?.focus();
+  }, [draft]);
   if (draft !== null && onEdit) {
-    const save = (event: FormEvent) => {
+    const cancel = () => {
+      refocusEdit.current = true;
+      setDraft(null);
+    };
+    const save = (event: FormEvent | KeyboardEvent) => {
       event.preventDefault();
-      if (draft.trim() === '') return;
+      if (draft.trim() === '' || busy) return;
       setDraft(null);
       onEdit(turn.id, draft);
     };
     return (
-      <article className="ms-message ms-message--user ms-message--editing" aria-label="You said">
+      <article
+        ref={root}
+        className="ms-message ms-message--user ms-message--editing"
+        aria-label="You said"
+      >
         <form className="ms-edit" onSubmit={save}>
           <textarea
             className="ms-edit__field"
@@ -96,15 +121,22 @@ export const UserMessage = memo(function UserMessage({
             autoFocus
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Escape') setDraft(null);
+              // As in the composer: Enter sends, Shift+Enter is a new line, an IME's Enter
+              // commits its text; Escape closes the editor without sending.
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                cancel();
+              } else if (
+                event.key === 'Enter' &&
+                !event.shiftKey &&
+                !event.nativeEvent.isComposing
+              ) {
+                save(event);
+              }
             }}
           />
           <div className="ms-edit__bar">
-            <button
-              type="button"
-              className="ms-button ms-button--small"
-              onClick={() => setDraft(null)}
-            >
+            <button type="button" className="ms-button ms-button--small" onClick={cancel}>
               Cancel
             </button>
             <button
@@ -121,7 +153,7 @@ export const UserMessage = memo(function UserMessage({
     );
   }
   return (
-    <article className="ms-message ms-message--user" aria-label="You said">
+    <article ref={root} className="ms-message ms-message--user" aria-label="You said">
       <AttachmentList attachments={attachments} label="Attached files" />
       {text !== '' ? <p className="ms-message__text">{text}</p> : null}
       <div className="ms-message__footer">

@@ -45,6 +45,7 @@ function ActionButton({
       aria-label={label}
       title={label}
       aria-pressed={pressed}
+      data-action={icon}
       onClick={onClick}
       disabled={disabled}
     >

@@ -400,4 +400,43 @@ describe('<ChatStream/> with the store actions', () => {
     expect(within(log()).getByText('Hello again')).toBeDefined();
     expect(within(log()).queryByText('Hi')).toBeNull();
   });
+
+  it('sends an edit with Enter, keeps Shift+Enter as a new line, and focuses the composer', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const you = screen.getByRole('article', { name: 'You said' });
+    await user.click(within(you).getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' });
+    await user.clear(editor);
+    await user.type(editor, 'Line one{Shift>}{Enter}{/Shift}line two');
+    expect((editor as HTMLTextAreaElement).value).toBe('Line one\nline two');
+    expect(requests).toHaveLength(1);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const sent = store.getState().turns.find((t) => t.role === 'user');
+    expect(sent?.content).toBe('Line one\nline two');
+  });
+
+  it('closes the editor with Escape or Cancel without sending, focus back on Edit', async () => {
+    const { send, store, user, requests } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const editButton = () =>
+      within(screen.getByRole('article', { name: 'You said' })).getByRole('button', {
+        name: 'Edit',
+      });
+    await user.click(editButton());
+    await user.type(screen.getByRole('textbox', { name: 'Edit message' }), ' there');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    expect(document.activeElement).toBe(editButton());
+    await user.click(editButton());
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(editButton());
+    expect(requests).toHaveLength(1);
+    expect(within(log()).getByText('Hi')).toBeDefined();
+  });
 });
