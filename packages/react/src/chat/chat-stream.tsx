@@ -208,6 +208,16 @@ export function ChatStream({
   }, [textMode]);
 
   const focusComposer = useCallback(() => field.current?.focus(), []);
+  // A decided call's Approve and Deny go away: focus moves on to the next call waiting for a
+  // decision (parallel calls), else to the composer.
+  const focusAfterDecision = useCallback(() => {
+    const waiting = [...(root.current?.querySelectorAll('.ms-tool__approval') ?? [])].find(
+      (approval) => !approval.contains(document.activeElement),
+    );
+    const next = waiting?.querySelector<HTMLElement>('button:not(:disabled)');
+    if (next) next.focus();
+    else focusComposer();
+  }, [focusComposer]);
   const { jumpToLatest } = follow;
   const files = useAttachments();
   const { attachments: pending, clear: clearFiles } = files;
@@ -248,8 +258,14 @@ export function ChatStream({
         jumpToLatest();
         void state().regenerate(turnId);
       },
-      approveTool: (toolUseId) => void state().approveToolCall(toolUseId),
-      denyTool: (toolUseId, reason) => void state().denyToolCall(toolUseId, reason),
+      approveTool: (toolUseId) => {
+        focusAfterDecision();
+        void state().approveToolCall(toolUseId);
+      },
+      denyTool: (toolUseId, reason) => {
+        focusAfterDecision();
+        void state().denyToolCall(toolUseId, reason);
+      },
       feedback: hasFeedback
         ? (turnId, value) => {
             setFeedback((current) => ({ ...current, [turnId]: value }));
@@ -260,7 +276,7 @@ export function ChatStream({
           }
         : undefined,
     };
-  }, [store, focusComposer, jumpToLatest, hasFeedback]);
+  }, [store, focusComposer, focusAfterDecision, jumpToLatest, hasFeedback]);
 
   const edit = useCallback(
     (turnId: string, content: string) => {

@@ -75,6 +75,31 @@ describe('<ChatStream/> with a tool that needs approval', () => {
       within(second as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
     ).not.toBeNull();
   });
+
+  it('moves focus to the next call waiting for a decision, then to the composer', async () => {
+    const { fetch } = scriptedFetch(
+      () => sse(fixture('parallel-tool-calls')),
+      () => sse(textAnswer('Paris 18, Tokyo 22.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: { get_weather: { run: async () => ({ temperature: 18 }), needsApproval: true } },
+    });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Weather in Paris and Tokyo?'));
+    expect(store.getState().status).toBe('awaiting-approval');
+    const [first, second] = within(log()).getAllByRole('group', { name: /^Approve or deny/ });
+    await user.click(within(first as HTMLElement).getByRole('button', { name: 'Approve' }));
+    expect(document.activeElement).toBe(
+      within(second as HTMLElement).getByRole('button', { name: 'Approve' }),
+    );
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+  });
 });
 
 describe('<ChatStream/>', () => {
