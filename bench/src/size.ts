@@ -114,12 +114,14 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // message's editor sending on Enter and giving focus back to Edit when it closes, and an
   // edit's send focusing the composer (~0.1 kB: focus fell to the page); 34.15 kB with focus
   // moving on from a decided tool call to the next one waiting, else the composer (~0.08 kB:
-  // Approve and Deny left focus on the page). The resume
+  // Approve and Deny left focus on the page); 34.45 kB with text attachments by type and
+  // extension (markdown, CSV, JSON, code) and a binary file named as text refused (~0.27 kB:
+  // the file picker offered a .md file that was then refused as text/markdown). The resume
   // control stays: what recovers a failed answer must not need the network. The
   // rest of the way to 20 kB is in the modules every first paint reaches today (the chat shell
   // and store, markdown splitting, the tool row, the thinking disclosure, the message footer,
   // attachments and the thread store), not lazy yet.
-  [react]: 34_150,
+  [react]: 34_450,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

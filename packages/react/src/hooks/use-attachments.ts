@@ -39,7 +39,7 @@ export interface AttachmentsController {
 }
 
 export const ATTACHMENT_ACCEPT =
-  'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,.txt,.md';
+  'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,application/json,.md,.csv,.json,.yaml,.yml,.ts,.tsx,.js,.jsx,.py';
 
 const hasFiles = (types: readonly string[] | DOMStringList | undefined): boolean =>
   types !== undefined && Array.from(types as ArrayLike<string>).includes('Files');

@@ -1,6 +1,6 @@
 /**
  * Files sent beside a message: images (PNG, JPEG, GIF, WebP) and PDFs as base64 `image` /
- * `document` blocks, plain text as a text `document`. Checked against the Messages API's
+ * `document` blocks, text (notes, data, source code) as a text `document`. Checked against the Messages API's
  * limits before anything is read or sent, so a refusal names the file and the limit.
  */
 import type { ContentBlockParam, MessageParam } from '@message-stream/core';
@@ -33,10 +33,16 @@ const BY_EXTENSION: Readonly<Record<string, AttachmentMediaType>> = {
   gif: 'image/gif',
   webp: 'image/webp',
   pdf: 'application/pdf',
-  txt: 'text/plain',
-  text: 'text/plain',
-  md: 'text/plain',
 };
+
+/**
+ * Text a person would attach (notes, data, source code) goes as a text document: browsers
+ * name it `text/markdown`, `text/csv`, `application/json` and so on, or nothing at all.
+ */
+const TEXT_TYPE =
+  /^(?:text\/|application\/(?:json|xml|(?:x-)?yaml|(?:x-)?javascript|typescript|sql|toml|x-sh|x-ndjson)$|application\/[\w.-]+\+(?:json|xml)$)/;
+const TEXT_EXTENSION =
+  /^(?:txt|text|md|markdown|csv|tsv|json|jsonl|ya?ml|xml|html?|css|[cm]?[jt]sx?|py|rb|go|rs|java|kts?|swift|c|h|cc|cpp|hpp|cs|php|sh|sql|toml|ini|log|tex)$/;
 
 export type AttachmentProblem = 'type' | 'size' | 'pages' | 'read';
 
@@ -56,9 +62,12 @@ export class AttachmentError extends Error {
 export function attachmentMediaType(name: string, type: string): AttachmentMediaType | null {
   const mime = type.split(';')[0]?.trim().toLowerCase() ?? '';
   if ((IMAGE_TYPES as readonly string[]).includes(mime)) return mime as AttachmentMediaType;
-  if (mime === 'application/pdf' || mime === 'text/plain') return mime;
-  if (mime !== '' && mime !== 'application/octet-stream') return null;
+  if (mime === 'application/pdf') return mime;
   const extension = name.toLowerCase().split('.').pop() ?? '';
+  // A text file's extension wins over its MIME type: Chromium calls a `.ts` file video/mp2t.
+  // What is not UTF-8 text is refused when read.
+  if (TEXT_TYPE.test(mime) || TEXT_EXTENSION.test(extension)) return 'text/plain';
+  if (mime !== '' && mime !== 'application/octet-stream') return null;
   return BY_EXTENSION[extension] ?? null;
 }
 
@@ -76,7 +85,7 @@ export function checkAttachment(file: {
     return new AttachmentError(
       file.name,
       'type',
-      `${file.name} cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and plain-text files can.`,
+      `${file.name} cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and text files can.`,
     );
   }
   if (mediaType.startsWith('image/')) {
@@ -146,7 +155,19 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
       );
     }
   }
-  const data = mediaType === 'text/plain' ? new TextDecoder().decode(bytes) : toBase64(bytes);
+  let data: string;
+  try {
+    // A binary file with a text file's name is refused, not sent as replacement characters.
+    data =
+      mediaType === 'text/plain'
+        ? new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+        : toBase64(bytes);
+  } catch {
+    throw new AttachmentError(name, 'type', `${name} cannot be attached: it is not UTF-8 text.`);
+  }
+  if (mediaType === 'text/plain' && data.includes('\0')) {
+    throw new AttachmentError(name, 'type', `${name} cannot be attached: it is not UTF-8 text.`);
+  }
   return {
     id: `attachment_${(nextAttachment++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`,
     name,

@@ -39,6 +39,50 @@ describe('attachment limits', () => {
     expect(attachmentMediaType('sheet.xlsx', '')).toBeNull();
   });
 
+  it('takes text a person would attach (markdown, CSV, JSON, code) as a text document', async () => {
+    // Chromium names a .md file text/markdown: the picker offered it, so it must be taken.
+    for (const [name, type] of [
+      ['notes.md', 'text/markdown'],
+      ['table.csv', 'text/csv'],
+      ['data.json', 'application/json'],
+      ['feed.jsonld', 'application/ld+json'],
+      ['config.yaml', 'application/x-yaml'],
+      ['page.html', 'text/html'],
+      ['main.ts', ''],
+      ['types.ts', 'video/mp2t'],
+      ['app.tsx', 'application/octet-stream'],
+      ['script.py', ''],
+      ['README.markdown', ''],
+    ]) {
+      expect(attachmentMediaType(name as string, type as string), name).toBe('text/plain');
+    }
+    expect(attachmentMediaType('archive.zip', 'application/zip')).toBeNull();
+    expect(attachmentMediaType('program.exe', '')).toBeNull();
+    expect(attachmentMediaType('font.woff2', 'font/woff2')).toBeNull();
+
+    const notes = await readAttachment(
+      new File(['# Notes\n\nSome *markdown*.'], 'notes.md', { type: 'text/markdown' }),
+    );
+    expect(notes).toMatchObject({ name: 'notes.md', mediaType: 'text/plain' });
+    expect(notes.data).toBe('# Notes\n\nSome *markdown*.');
+  });
+
+  it('refuses a binary file named as text, instead of sending replacement characters', async () => {
+    for (const bytes of [
+      new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0xff, 0xfe]), // invalid UTF-8
+      new Uint8Array([0x68, 0x69, 0x00, 0x00, 0x01]), // valid UTF-8 with NUL bytes
+    ]) {
+      const error = await readAttachment(
+        new File([bytes], 'tool.txt', { type: 'text/plain' }),
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AttachmentError);
+      expect((error as AttachmentError).problem).toBe('type');
+      expect((error as AttachmentError).message).toBe(
+        'tool.txt cannot be attached: it is not UTF-8 text.',
+      );
+    }
+  });
+
   it('refuses an image over 5 MB once encoded, naming the file and the limit', () => {
     const limit = (ATTACHMENT_LIMITS.imageBase64Bytes * 3) / 4;
     expect(checkAttachment({ name: 'fits.png', type: 'image/png', size: limit })).toBeNull();
