@@ -9,6 +9,7 @@ export {
   type ContinuationOptions,
   canResume,
   continuationRequest,
+  continuationStrategy,
   defaultInstruction,
 } from './continuation.js';
 export { decodeEventStream } from './decode.js';
