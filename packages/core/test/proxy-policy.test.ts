@@ -159,6 +159,16 @@ describe('server tools', () => {
     expect(() => createMessagesProxy({ apiKey: KEY, maxServerToolUses: uses })).toThrow(RangeError);
   });
 
+  // Number(process.env.MAX_TOKENS) of an unset variable is NaN: the cap must not turn off.
+  it.each([Number.NaN, 0, -1, 1.5, Number.POSITIVE_INFINITY, '100'])(
+    'throws at creation for maxTokens %j, instead of forwarding uncapped',
+    (maxTokens) => {
+      expect(() => createMessagesProxy({ apiKey: KEY, maxTokens: maxTokens as number })).toThrow(
+        'createMessagesProxy: options.maxTokens must be an integer ≥ 1.',
+      );
+    },
+  );
+
   it.each([0, -1, 1.5, '3', null])('refuses max_uses %j', async (uses) => {
     await expectRefused(
       validBody({ tools: [webSearch({ max_uses: uses })] }),

@@ -61,6 +61,9 @@ describe('createTokenBucket', () => {
     { capacity: 1, refillPerSecond: 0 },
     { capacity: Number.NaN, refillPerSecond: 1 },
     { capacity: 1, refillPerSecond: Number.POSITIVE_INFINITY },
+    // NaN would never evict: one bucket kept per client ever seen.
+    { capacity: 1, refillPerSecond: 1, maxClients: Number.NaN },
+    { capacity: 1, refillPerSecond: 1, maxClients: 0 },
   ])('throws a RangeError for %j', (options) => {
     expect(() => createTokenBucket(options)).toThrow(RangeError);
   });

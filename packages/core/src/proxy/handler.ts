@@ -62,10 +62,18 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-function wholeAtLeastOne(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_SERVER_TOOL_USES;
+/**
+ * A count option: its default when absent, else a whole number ≥ 1. `Number(env.X)` of an
+ * unset variable is NaN, and a limit that quietly stops limiting must fail at creation.
+ */
+function wholeAtLeastOne<D extends number | undefined>(
+  value: number | undefined,
+  fallback: D,
+  name: string,
+): number | D {
+  if (value === undefined) return fallback;
   if (!(Number.isSafeInteger(value) && value >= 1)) {
-    throw new RangeError('createMessagesProxy: options.maxServerToolUses must be an integer ≥ 1.');
+    throw new RangeError(`createMessagesProxy: options.${name} must be an integer ≥ 1.`);
   }
   return value;
 }
@@ -77,7 +85,11 @@ function requestPolicy(options: MessagesProxyOptions): RequestPolicy {
   return {
     fields,
     serverTools: options.allowedServerTools ?? [],
-    maxServerToolUses: wholeAtLeastOne(options.maxServerToolUses),
+    maxServerToolUses: wholeAtLeastOne(
+      options.maxServerToolUses,
+      DEFAULT_MAX_SERVER_TOOL_USES,
+      'maxServerToolUses',
+    ),
     mcpServers,
   };
 }
@@ -106,6 +118,7 @@ export function createMessagesProxy(
     'maxRequestBytes',
   );
   const policy = requestPolicy(options);
+  const maxTokens = wholeAtLeastOne(options.maxTokens, undefined, 'maxTokens');
   const secrets = [
     options.apiKey,
     ...Object.entries(options.headers ?? {})
@@ -195,8 +208,8 @@ export function createMessagesProxy(
         `The model ${JSON.stringify(body.model)} is not available through this proxy.`,
       );
     }
-    if (options.maxTokens !== undefined && body.max_tokens > options.maxTokens) {
-      body = { ...body, max_tokens: options.maxTokens };
+    if (maxTokens !== undefined && body.max_tokens > maxTokens) {
+      body = { ...body, max_tokens: maxTokens };
     }
     if (options.transformRequest) {
       try {

@@ -48,7 +48,11 @@ export function createTokenBucket(options: TokenBucketOptions): TokenBucket {
   if (!(Number.isFinite(refillPerSecond) && refillPerSecond > 0)) {
     throw new RangeError('createTokenBucket: refillPerSecond must be a finite number > 0.');
   }
-  const maxClients = Math.max(1, options.maxClients ?? 10_000);
+  const maxClients = options.maxClients ?? 10_000;
+  // NaN would never evict: the buckets would grow with every client seen.
+  if (!(Number.isSafeInteger(maxClients) && maxClients >= 1)) {
+    throw new RangeError('createTokenBucket: maxClients must be an integer ≥ 1.');
+  }
   const now = options.now ?? Date.now;
   const buckets = new Map<string, Bucket>();
 
