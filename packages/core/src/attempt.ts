@@ -106,6 +106,34 @@ function parses(url: string, base?: string): boolean {
 }
 
 /** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
+/** What of an error body is read: an API error is a few hundred bytes, a proxy's page more. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * The start of a body that is not an answer, then the rest cancelled: an endless or huge
+ * error page must not be read whole (nor keep the connection, and its bill, open).
+ */
+async function bodyStart(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    while (size < ERROR_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      const part = value.subarray(0, ERROR_BODY_BYTES - size);
+      size += part.length;
+      text += decoder.decode(part, { stream: true });
+    }
+  } catch {
+    return text;
+  }
+  void reader.cancel().catch(() => {});
+  return text;
+}
+
 export class Attempt {
   readonly controller = new AbortController();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -194,12 +222,12 @@ export class Attempt {
   /** Checks a response before any byte of it is read as an answer; throws ResponseError. */
   async accept(response: Response): Promise<void> {
     if (!response.ok) {
-      const text = await response.text().catch(() => '');
+      const text = await bodyStart(response);
       throw new ResponseError(errorFromResponse(response.status, response.headers, text));
     }
     const type = response.headers.get('content-type') ?? '';
     if (!type.toLowerCase().startsWith('text/event-stream')) {
-      const text = await response.text().catch(() => '');
+      const text = await bodyStart(response);
       throw new ResponseError(
         createStreamError({
           type: 'invalid_response',

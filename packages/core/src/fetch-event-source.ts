@@ -9,6 +9,7 @@ import type { Attempt, AttemptEnd } from './attempt.js';
 import { asLastEvent, toStreamEvent } from './events.js';
 import { nextTask } from './next-task.js';
 import type { StreamEvent } from './protocol.js';
+import { droppedEvent, MAX_SSE_EVENT_CHARS } from './sse.js';
 import type { HeaderRecord } from './transport.js';
 
 /** Whether the library can run here: it needs a window and a document (it watches visibility). */
@@ -34,7 +35,12 @@ export async function viaFetchEventSource(
     signal: controller.signal,
     // A hidden tab must not abort and re-POST a billed request.
     openWhenHidden: true,
-    fetch: async (input, init) => wrapBody(attempt, await attempt.fetch(input, init), ending),
+    fetch: async (input, init) =>
+      wrapBody(attempt, await attempt.fetch(input, init), ending, (start) => {
+        if (!controller.signal.aborted) {
+          onEvent(droppedEvent(null, new TextDecoder().decode(start), MAX_SSE_EVENT_CHARS));
+        }
+      }),
     // The default accepts any status with the right content type.
     onopen: (response) => attempt.accept(response),
     onmessage: (message) => {
@@ -59,6 +65,7 @@ export async function viaFetchEventSource(
 }
 
 const BLANK_LINE = new TextEncoder().encode('\n\n');
+
 const LF = 10;
 const CR = 13;
 
@@ -115,13 +122,28 @@ function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
  *   reducing them all at once was one task of 50-150 ms (over a real connection, a fast
  *   answer arrived in 35 reads). Between slices the page paints and takes input.
  */
-function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean }): Response {
+function wrapBody(
+  attempt: Attempt,
+  response: Response,
+  ending: { byUs: boolean },
+  onOverLongLine: (start: Uint8Array) => void,
+): Response {
   if (response.body === null || !response.ok) return response;
   const reader = response.body.getReader();
   let failure: { error: unknown } | undefined;
   /** Bytes of a line whose end has not arrived yet. */
   let held: Uint8Array[] = [];
   let heldSize = 0;
+  /** Inside a line over MAX_SSE_EVENT_CHARS: reported once, skipped up to its end. */
+  let dropping = false;
+  /** Drops what is left of an over-long line from `value`; what follows it, if any. */
+  const skipDropped = (value: Uint8Array): Uint8Array | undefined => {
+    const end = value.findIndex((b) => b === LF || b === CR);
+    if (end === -1) return undefined;
+    dropping = false;
+    const next = value[end] === CR && value[end + 1] === LF ? end + 2 : end + 1;
+    return value.subarray(next);
+  };
   const release = (upTo: Uint8Array, cut: number): Uint8Array => {
     const whole =
       held.length === 0
@@ -175,14 +197,26 @@ function wrapBody(attempt: Attempt, response: Response, ending: { byUs: boolean 
               return;
             }
             attempt.received();
-            const cut = afterLastLineEnd(value);
+            let bytes: Uint8Array | undefined = value;
+            if (dropping) {
+              bytes = skipDropped(bytes);
+              if (bytes === undefined || bytes.length === 0) continue;
+            }
+            const cut = afterLastLineEnd(bytes);
             if (cut === 0) {
-              held.push(value);
-              heldSize += value.length;
+              held.push(bytes);
+              heldSize += bytes.length;
+              if (heldSize > MAX_SSE_EVENT_CHARS) {
+                // A line that never ends would be held, then parsed, without bound.
+                onOverLongLine(concatBytes(held, heldSize).subarray(0, 2048));
+                held = [];
+                heldSize = 0;
+                dropping = true;
+              }
               continue; // no line ended: read on before handing anything over
             }
             lines.since = performance.now();
-            controller.enqueue(nextSlice(release(value, cut)));
+            controller.enqueue(nextSlice(release(bytes, cut)));
             return;
           }
         } catch (error) {

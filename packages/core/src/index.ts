@@ -108,7 +108,13 @@ export {
   sendableContent,
   toBlockParam,
 } from './sendable.js';
-export { EventStreamDecoder, SSE_LINE_END, splitSseLines } from './sse.js';
+export {
+  EventStreamDecoder,
+  type EventStreamDecoderOptions,
+  MAX_SSE_EVENT_CHARS,
+  SSE_LINE_END,
+  splitSseLines,
+} from './sse.js';
 export {
   type AttemptSummary,
   type BlockState,

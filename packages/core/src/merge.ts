@@ -7,6 +7,7 @@ import { concatCitations, isText, isThinkingType, recoverBlocks, textOf } from '
 import type { StreamError } from './errors.js';
 import { isPlainObject, setOwn } from './object.js';
 import type { ContentBlock, Usage } from './protocol.js';
+import { MAX_DIAGNOSTICS, MAX_SUPERSEDED } from './reduce.js';
 import { type ResumeStrategy, resumeStrategyFor } from './resume-strategy.js';
 import type { AttemptSummary, BlockState, Diagnostic, LiveMessage, StreamState } from './state.js';
 
@@ -262,12 +263,26 @@ function merge(
   continuation: StreamState,
   strategy: ResumeStrategy,
 ): StreamState {
+  // Both requests' lists, held to the reducer's caps (the first diagnostics, the latest
+  // superseded messages), with what they leave out counted, as one stream would.
+  const diagnostics = [...interrupted.diagnostics, ...continuation.diagnostics];
+  const superseded = [...interrupted.superseded, ...continuation.superseded];
+  const diagnosticsDropped =
+    (interrupted.diagnosticsDropped ?? 0) +
+    (continuation.diagnosticsDropped ?? 0) +
+    Math.max(0, diagnostics.length - MAX_DIAGNOSTICS);
+  const supersededDropped =
+    (interrupted.supersededDropped ?? 0) +
+    (continuation.supersededDropped ?? 0) +
+    Math.max(0, superseded.length - MAX_SUPERSEDED);
   const shared = {
     status: continuation.status,
     stopReceived: continuation.stopReceived,
     error: continuation.error ?? (null as StreamError | null),
-    diagnostics: [...interrupted.diagnostics, ...continuation.diagnostics],
-    superseded: [...interrupted.superseded, ...continuation.superseded],
+    diagnostics: diagnostics.slice(0, MAX_DIAGNOSTICS),
+    superseded: superseded.slice(-MAX_SUPERSEDED),
+    ...(diagnosticsDropped > 0 ? { diagnosticsDropped } : {}),
+    ...(supersededDropped > 0 ? { supersededDropped } : {}),
     attempts: [
       ...(interrupted.attempts ?? [summarize(interrupted)]),
       ...(continuation.attempts ?? [summarize(continuation)]),

@@ -215,7 +215,9 @@ function diagnose(
   message: string,
   event?: unknown,
 ): StreamState {
-  if (state.diagnostics.length >= MAX_DIAGNOSTICS) {
+  // The placeholder's mark is kept past the cap (it is made once a stream): a late
+  // message_start finds the placeholder by it, and must not take it for a second message.
+  if (state.diagnostics.length >= MAX_DIAGNOSTICS && code !== 'event_before_message_start') {
     return { ...state, diagnosticsDropped: (state.diagnosticsDropped ?? 0) + 1 };
   }
   return { ...state, diagnostics: [...state.diagnostics, diagnosticFor(code, message, event)] };

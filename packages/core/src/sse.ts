@@ -25,12 +25,43 @@ export const SSE_LINE_END = /\r\n|\r|\n/;
 export const splitSseLines = (text: string): string[] => text.split(SSE_LINE_END);
 
 /**
+ * The most characters one event may hold (its data lines, or one line without its end)
+ * before it is dropped: 32 Mi, the API's whole request limit. A stream that never ends its
+ * line or its event would otherwise grow the decoder without bound.
+ */
+export const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
+/** What is reported for an event over `max` characters: its start, and the limit. */
+export const droppedEvent = (event: string | null, start: string, max: number): StreamEvent => ({
+  type: 'invalid_event',
+  event,
+  data: start.slice(0, 2_048),
+  reason: `the event is over ${max} characters, so it was dropped (its start is kept)`,
+});
+
+export interface EventStreamDecoderOptions {
+  /** The most characters one event may hold. Default `MAX_SSE_EVENT_CHARS`. */
+  readonly maxEventChars?: number;
+}
+
+/**
  * The incremental, synchronous core, for transports that receive chunks themselves.
  *
  * One instance decodes one stream. After {@link EventStreamDecoder.end} it is back in its
- * initial state and may decode another.
+ * initial state and may decode another. An event over `maxEventChars` becomes one
+ * `invalid_event` (its start as `data`, the reason naming the limit), and what follows of it
+ * is skipped up to the blank line that ends it.
  */
 export class EventStreamDecoder {
+  readonly #max: number;
+  /** The current event went over the limit: its lines are skipped until a blank line. */
+  #dropping = false;
+  /** Inside a line that went over the limit: skipped until its line end. */
+  #inDroppedLine = false;
+
+  constructor(options: EventStreamDecoderOptions = {}) {
+    this.#max = options.maxEventChars ?? MAX_SSE_EVENT_CHARS;
+  }
+
   // `ignoreBOM: true` keeps a BOM in the decoded text so that one rule strips it for byte
   // and string chunks alike (a stream may mix both).
   #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -87,9 +118,11 @@ export class EventStreamDecoder {
       this.#tail = '';
       this.#line(line, 0, line.length, out);
     }
-    if (this.#hasData) {
+    if (this.#hasData && !this.#dropping) {
       out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
+    this.#dropping = false;
+    this.#inDroppedLine = false;
     this.#atStart = true;
     this.#skipLF = false;
     this.#eventName = null;
@@ -137,7 +170,10 @@ export class EventStreamDecoder {
       } else {
         break;
       }
-      if (this.#tail.length > 0) {
+      if (this.#inDroppedLine) {
+        // The end of a line that went over the limit: it was reported, and is not read.
+        this.#inDroppedLine = false;
+      } else if (this.#tail.length > 0) {
         const line = this.#tail + text.slice(pos, end);
         this.#tail = '';
         this.#line(line, 0, line.length, out);
@@ -146,16 +182,33 @@ export class EventStreamDecoder {
       }
       pos = next;
     }
-    if (pos < len) {
+    if (pos < len && !this.#inDroppedLine) {
       const rest = pos === 0 ? text : text.slice(pos);
       this.#tail = this.#tail.length > 0 ? this.#tail + rest : rest;
+      if (this.#tail.length + this.#data.length > this.#max) {
+        this.#drop(this.#tail, out);
+        this.#tail = '';
+        this.#inDroppedLine = true;
+      }
     }
+  }
+
+  /** The current event went over the limit: report its start once, keep nothing more of it. */
+  #drop(start: string, out: StreamEvent[]): void {
+    if (!this.#dropping) {
+      out.push(droppedEvent(this.#eventName, this.#hasData ? this.#data : start, this.#max));
+    }
+    this.#dropping = true;
+    this.#data = '';
+    this.#hasData = false;
   }
 
   /** Interprets the line `text[start, end)`; `text[end]`, if any, is CR or LF. */
   #line(text: string, start: number, end: number, out: StreamEvent[]): void {
     if (start === end) {
-      if (this.#hasData) {
+      if (this.#dropping) {
+        this.#dropping = false;
+      } else if (this.#hasData) {
         out.push(toStreamEvent(this.#eventName, this.#data));
         this.#data = '';
         this.#hasData = false;
@@ -164,7 +217,7 @@ export class EventStreamDecoder {
       return;
     }
     const first = text.charCodeAt(start);
-    if (first === 58 /* : */) return;
+    if (first === 58 /* : */ || this.#dropping) return;
     // Fast paths for the two fields that matter, read in place. A match cannot run past
     // `end`: the character there is a line terminator, never ':'.
     if (
@@ -174,7 +227,7 @@ export class EventStreamDecoder {
       text.charCodeAt(start + 3) === 97 /* a */ &&
       text.charCodeAt(start + 4) === 58 /* : */
     ) {
-      this.#appendData(text, start + 5, end);
+      this.#appendData(text, start + 5, end, out);
       return;
     }
     if (first === 101 /* e */ && hasAt(text, start, 'event:')) {
@@ -187,12 +240,12 @@ export class EventStreamDecoder {
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const valueStart = colon < 0 ? line.length : colon + 1;
-    if (field === 'data') this.#appendData(line, valueStart, line.length);
+    if (field === 'data') this.#appendData(line, valueStart, line.length, out);
     else if (field === 'event') this.#setEventName(line, valueStart, line.length);
     // `id`, `retry` and unknown fields are ignored: nothing here reconnects.
   }
 
-  #appendData(text: string, valueStart: number, end: number): void {
+  #appendData(text: string, valueStart: number, end: number, out: StreamEvent[]): void {
     let from = valueStart;
     if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     const value = text.slice(from, end);
@@ -202,6 +255,7 @@ export class EventStreamDecoder {
       this.#data = value;
       this.#hasData = true;
     }
+    if (this.#data.length > this.#max) this.#drop('', out);
   }
 
   #setEventName(text: string, valueStart: number, end: number): void {

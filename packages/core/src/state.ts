@@ -100,7 +100,11 @@ export interface StreamState {
   readonly stopReceived: boolean;
   readonly error: StreamError | null;
   readonly diagnostics: readonly Diagnostic[];
-  /** Diagnostics past the first 256, counted but not kept (see `MAX_DIAGNOSTICS`). */
+  /**
+   * Diagnostics past the first 256, counted but not kept (see `MAX_DIAGNOSTICS`). One is
+   * kept past them: `event_before_message_start`, made once a stream, which a late
+   * `message_start` needs to find the message started for the content before it.
+   */
   readonly diagnosticsDropped?: number;
   /**
    * Set by `mergeContinuation` on an answer finished by resume: one entry per request that

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { decodeEventStream } from '../src/decode.js';
 import { toStreamEvent } from '../src/events.js';
 import type { StreamEvent } from '../src/protocol.js';
-import { EventStreamDecoder } from '../src/sse.js';
+import { EventStreamDecoder, MAX_SSE_EVENT_CHARS } from '../src/sse.js';
 
 const encoder = new TextEncoder();
 const utf8 = (text: string): Uint8Array => encoder.encode(text);
@@ -1027,5 +1027,53 @@ describe('decodeEventStream on a locked stream', () => {
       iterator = decodeEventStream(body);
     }).not.toThrow();
     await expect(iterator?.next()).rejects.toThrow(TypeError);
+  });
+});
+
+describe('EventStreamDecoder: an event over maxEventChars', () => {
+  const ping = 'event: ping\ndata: {"type":"ping"}\n\n';
+  const decodeWith = (max: number, chunks: readonly string[]) => {
+    const decoder = new EventStreamDecoder({ maxEventChars: max });
+    const events: StreamEvent[] = [];
+    for (const chunk of chunks) events.push(...decoder.push(chunk));
+    events.push(...decoder.end());
+    return events;
+  };
+
+  it('drops endless data lines with one invalid_event, and reads the next event', () => {
+    const lines = Array.from({ length: 500 }, () => 'data: xxxxxxxxxxxxxxxxxxxx\n');
+    const events = decodeWith(1000, [ping, 'event: flood\n', ...lines, '\n', ping]);
+    expect(events.map((e) => e.type)).toEqual(['ping', 'invalid_event', 'ping']);
+    const dropped = events[1] as Extract<StreamEvent, { type: 'invalid_event' }>;
+    expect(dropped.event).toBe('flood');
+    expect(dropped.data.startsWith('xxxxxxxxxxxxxxxxxxxx\nxxxx')).toBe(true);
+    expect(dropped.data.length).toBeLessThanOrEqual(2048);
+    expect(dropped.reason).toBe(
+      'the event is over 1000 characters, so it was dropped (its start is kept)',
+    );
+  });
+
+  it('drops one line that never ends without holding it, whatever the chunks', () => {
+    const decoder = new EventStreamDecoder({ maxEventChars: 1000 });
+    const events: StreamEvent[] = [...decoder.push(ping), ...decoder.push('data: {"a":"')];
+    // 10,000 chunks of 100 characters: 1 MB that the decoder must not keep.
+    for (let i = 0; i < 10_000; i++) events.push(...decoder.push('y'.repeat(100)));
+    events.push(...decoder.push('"}\n\n'), ...decoder.push(ping), ...decoder.end());
+    expect(events.map((e) => e.type)).toEqual(['ping', 'invalid_event', 'ping']);
+    expect((events[1] as { data: string }).data.startsWith('data: {"a":"yyy')).toBe(true);
+  });
+
+  it('keeps events at the limit whole, and a stream that ends inside a dropped one quiet', () => {
+    const data = `{"type":"ping","pad":"${'z'.repeat(900)}"}`;
+    expect(decodeWith(data.length, [`data: ${data}\n\n`]).map((e) => e.type)).toEqual(['ping']);
+    const cut = decodeWith(100, [ping, `data: ${data}`]);
+    expect(cut.map((e) => e.type)).toEqual(['ping', 'invalid_event']);
+  });
+
+  it('defaults to MAX_SSE_EVENT_CHARS, 32 Mi characters', () => {
+    expect(MAX_SSE_EVENT_CHARS).toBe(32 * 1024 * 1024);
+    const big = `data: {"type":"ping","pad":"${'p'.repeat(MAX_SSE_EVENT_CHARS)}"}\n\n`;
+    const events = decodeChunks([big.slice(0, 1 << 20), big.slice(1 << 20), ping]);
+    expect(events.map((e) => e.type)).toEqual(['invalid_event', 'ping']);
   });
 });

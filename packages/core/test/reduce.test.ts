@@ -4,6 +4,7 @@ import {
   type BlockState,
   endStream,
   MAX_DIAGNOSTIC_EVENT_CHARS,
+  MAX_DIAGNOSTICS,
   MAX_SUPERSEDED,
   PartialJsonParser,
   reduceStream,
@@ -667,6 +668,27 @@ describe('reduceStream: a late message_start', () => {
     expect(state.message?.id).toBe('msg_late');
     expect(state.message?.model).toBe('claude-opus-5');
     expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hello world' }]);
+  });
+
+  it('still fills the placeholder when the diagnostics were full before the content came', () => {
+    // 256 unknown events first: the placeholder's mark must not be the one dropped, or the
+    // late message_start would take the arrived text away into superseded.
+    const noise = Array.from(
+      { length: MAX_DIAGNOSTICS },
+      (): StreamEvent => ({ type: 'unknown_event', event: 'x', data: { type: 'x' } }),
+    );
+    const state = run([
+      ...noise,
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Arrived first.'),
+      messageStart({ id: 'msg_late' }),
+      blockStop(0),
+      stop,
+    ]);
+    expect(state.superseded).toEqual([]);
+    expect(state.message?.id).toBe('msg_late');
+    expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Arrived first.' }]);
+    expect(state.diagnostics).toHaveLength(MAX_DIAGNOSTICS + 1);
   });
 });
 

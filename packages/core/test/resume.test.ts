@@ -11,6 +11,7 @@ import {
   createStreamError,
   createStreamState,
   endStream,
+  MAX_DIAGNOSTICS,
   type MessageRequest,
   reduceStream,
   type StreamEvent,
@@ -607,6 +608,21 @@ describe('mergeContinuation', () => {
     ),
     stop,
   ];
+
+  it('keeps the diagnostics within MAX_DIAGNOSTICS and counts what either request dropped', () => {
+    const noise = (n: number): StreamEvent[] =>
+      Array.from({ length: n }, (_, i) => ({
+        type: 'unknown_event',
+        event: 'x',
+        data: { type: `x${i}` },
+      }));
+    const interrupted = cut([...interruptedEvents, ...noise(1000)]);
+    const continuation = run([...noise(10), ...continuationEvents]);
+    expect(interrupted.diagnosticsDropped).toBe(1000 - MAX_DIAGNOSTICS);
+    const merged = mergeContinuation(interrupted, continuation);
+    expect(merged.diagnostics).toHaveLength(MAX_DIAGNOSTICS);
+    expect(merged.diagnostics.length + (merged.diagnosticsDropped ?? 0)).toBe(1010);
+  });
 
   it('joins the text, keeps the recovered blocks, takes the end from the continuation', () => {
     const interrupted = cut(interruptedEvents);

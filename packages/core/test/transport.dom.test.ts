@@ -120,6 +120,50 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       expect(toMessage(state)?.content).toEqual([{ type: 'text', text: `${long}!` }]);
     });
 
+    it('drops a line over MAX_SSE_EVENT_CHARS with one diagnostic, keeping what came around it', async () => {
+      const event = (delta: string) =>
+        sseEvent({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: delta },
+        });
+      const mebibyte = 'y'.repeat(1 << 20);
+      const body = [
+        sseEvent({
+          type: 'message_start',
+          message: {
+            id: 'm',
+            type: 'message',
+            role: 'assistant',
+            model: 'x',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: {},
+          },
+        }),
+        sseEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        event('Hi'),
+        // A line that does not end for 33 MiB: the adapter would hold it, and the library
+        // then parse it, without bound.
+        'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
+        ...Array.from({ length: 33 }, () => mebibyte),
+        '"}}\n\n',
+        event('!'),
+        sseEvent({ type: 'message_stop' }),
+      ];
+      const srv = await serve(() => ({ body }));
+      const state = await streamMessage(REQUEST, { ...BASE, endpoint: srv.endpoint });
+      expect(state.status).toBe('complete');
+      expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hi!' }]);
+      expect(state.diagnostics.map((d) => d.code)).toEqual(['invalid_event']);
+      expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
+    });
+
     it('a large chunk is handed over in slices across tasks, nothing lost or reordered', async () => {
       // A read after a busy moment returns everything that arrived meanwhile: here the whole
       // answer in one chunk. Decoding it in one go would be one long task.

@@ -53,6 +53,36 @@ describe('streamMessage without a server', () => {
     expect(vi.mocked(fetchEventSource)).not.toHaveBeenCalled();
   });
 
+  it.each([
+    [500, 'text/html'],
+    [200, 'text/html'],
+  ])('reads only the start of an endless %i %s body, then cancels it', async (status, type) => {
+    let pulled = 0;
+    let cancelled = false;
+    const page = new TextEncoder().encode(`<html>${'x'.repeat(16 * 1024)}`);
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++;
+          controller.enqueue(page);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+    const state = await streamMessage(REQUEST, {
+      ...BASE,
+      retry: { retries: 0 },
+      endpoint: 'https://example.test/v1/messages',
+      fetch: async () => new Response(endless(), { status, headers: { 'content-type': type } }),
+    });
+    expect(state.status).toBe('error');
+    expect(state.error?.status).toBe(status);
+    // 64 KiB: four or five 16 KiB chunks (one may be queued ahead), never the whole body.
+    expect(pulled).toBeLessThanOrEqual(6);
+    expect(cancelled).toBe(true);
+  });
+
   it('defaults the endpoint to /v1/messages', async () => {
     const urls: string[] = [];
     await streamMessage(REQUEST, {
