@@ -50,6 +50,7 @@ export {
 } from './components/content-block-view.js';
 export { CopyButton, type CopyButtonProps } from './components/copy-button.js';
 export { EmptyState, type EmptyStateProps, type Suggestion } from './components/empty-state.js';
+export { FallbackNote, type FallbackNoteProps } from './components/fallback-note.js';
 export {
   GenericBlockView,
   type GenericBlockViewProps,

@@ -1,6 +1,7 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import { type ComponentType, memo, type ReactElement, useCallback, useContext } from 'react';
 import { isPairedResult, PairedResultsContext } from './answer-scope.js';
+import { FallbackNote } from './fallback-note.js';
 import { isPlainObject, stringOr } from './format.js';
 import { GenericBlockView } from './generic-block-view.js';
 import { SERVER_TOOL_RESULT_TYPES, ServerToolResultView } from './server-tool-result-view.js';
@@ -143,6 +144,8 @@ export const ContentBlockView = memo(function ContentBlockView({
       return <ServerToolUseView block={block} />;
     case 'web_search_tool_result':
       return <WebSearchResultsView block={block} />;
+    case 'fallback':
+      return <FallbackNote block={block} />;
   }
   if (SERVER_TOOL_RESULT_TYPES.has(type)) return <ServerToolResultView block={block} />;
   return <GenericBlockView block={block} />;

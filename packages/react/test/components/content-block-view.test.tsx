@@ -1,4 +1,5 @@
 import type { BlockState, StreamState } from '@message-stream/core';
+import fallbackBlock from '@message-stream/mock/fixtures/fallback-block.sse?raw';
 import mcpToolUse from '@message-stream/mock/fixtures/mcp-tool-use.sse?raw';
 import parallelToolCalls from '@message-stream/mock/fixtures/parallel-tool-calls.sse?raw';
 import redactedThinking from '@message-stream/mock/fixtures/redacted-thinking.sse?raw';
@@ -80,6 +81,21 @@ describe('ContentBlockView', () => {
     expect(screen.queryByRole('button', { name: 'Thought' })).not.toBeNull();
     expect(screen.queryByText('Some reasoning was redacted by the model provider.')).not.toBeNull();
     expect(screen.queryByText('ninth Mersenne prime')).not.toBeNull();
+  });
+
+  it('shows a server-side fallback as a line naming both models, not as JSON (fallback-block)', async () => {
+    const state = await finalState(fallbackBlock);
+    const { container } = render(<Message state={state} />);
+    const note = container.querySelector('[data-block="fallback"]');
+    expect(note?.textContent).toBe('Continued by claude-sonnet-5 (switched from claude-opus-5)');
+    expect(screen.queryByRole('button', { name: /fallback/ })).toBeNull();
+    expect(container.querySelector('.ms-generic')).toBeNull();
+  });
+
+  it('names no model it was not told, for a fallback block without them', () => {
+    const block = blockState({ type: 'fallback' });
+    const { container } = render(<ContentBlockView block={block} />);
+    expect(container.textContent).toBe('Continued by another model');
   });
 
   it('renders mcp_tool_use as a tool card and its mcp_tool_result as a result (mcp-tool-use)', async () => {
@@ -222,7 +238,7 @@ describe('ContentBlockView', () => {
   });
 
   it('has no axe violations for a whole message (spec-web-search, redacted-thinking)', async () => {
-    for (const body of [webSearch, redactedThinking, mcpToolUse, unknownEvents]) {
+    for (const body of [webSearch, redactedThinking, mcpToolUse, unknownEvents, fallbackBlock]) {
       const { container } = render(<Message state={await finalState(body)} />);
       expect(await axeViolations(container)).toEqual([]);
       cleanup();
