@@ -168,7 +168,8 @@ export interface SizeRow {
   readonly note?: string;
 }
 
-const markdown = ['react-markdown', 'remark-gfm'];
+// The markdown stack the kit renders with, measured as its own anchor row.
+const markdown = ['react-markdown', 'remark-gfm', 'remark-breaks'];
 const fetchEventSource = '@microsoft/fetch-event-source';
 
 /** Our packages: the budgeted rows and the informational ones. */
@@ -222,7 +223,7 @@ export const OTHER_SPECS: readonly SizeSpec[] = [
   { name: 'ai + @ai-sdk/react', kind: 'contender', modules: ['ai', '@ai-sdk/react'] },
   { name: '@assistant-ui/react', kind: 'contender', modules: ['@assistant-ui/react'] },
   {
-    name: 'react-markdown + remark-gfm',
+    name: markdown.join(' + '),
     kind: 'anchor',
     modules: markdown,
     note: `what ${react} leaves out of its budget`,

@@ -1,12 +1,15 @@
 import { memo, type ReactElement } from 'react';
 import Markdown, { type Options } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { whenPaintedAndIdle } from '../after-paint.js';
 import { markdownComponents } from './components.js';
 import type { MarkdownPlugins } from './plugins.js';
 import { markdownUrlTransform } from './url.js';
 
-const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm];
+// A line end inside a paragraph is a line break, as in claude.ai: a poem, an address or a
+// list of lines the model wrote one per line stays one per line.
+const REMARK_PLUGINS: Options['remarkPlugins'] = [remarkGfm, remarkBreaks];
 
 export interface MarkdownChunkViewProps {
   /** The markdown to render: one chunk, repaired and with the document's definitions added. */

@@ -4,6 +4,7 @@
  * parsed into the tree, never inserted as a string). Loaded only through `load.ts`.
  */
 import rehypeKatex from 'rehype-katex';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import type { MarkdownPlugins } from '../markdown/plugins.js';
@@ -56,7 +57,7 @@ function isClosed(source: string, node: Node): boolean {
 }
 
 export const mathPlugins: MarkdownPlugins = {
-  remark: [remarkGfm, remarkMath, remarkOpenMathAsText],
+  remark: [remarkGfm, remarkBreaks, remarkMath, remarkOpenMathAsText],
   // `throwOnError: false`: a formula KaTeX cannot parse shows as its source, marked, never
   // as a crash; `trust` stays off, so `\href` and friends cannot make links or load anything.
   rehype: [[rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false }]],

@@ -2,6 +2,7 @@ import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
 import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import Markdown from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownComponents } from '../../src/markdown/components.js';
@@ -16,11 +17,11 @@ afterEach(cleanup);
 const texts = (text: string) =>
   splitMarkdown(text).chunks.map((chunk) => chunk.text.replace(/\n$/, ''));
 
-/** Renders markdown as one document, the way react-markdown alone would. */
+/** Renders markdown as one document, the way react-markdown alone would with the kit's plugins. */
 function wholeHtml(text: string): string {
   const { container, unmount } = render(
     <Markdown
-      remarkPlugins={[remarkGfm]}
+      remarkPlugins={[remarkGfm, remarkBreaks]}
       components={markdownComponents}
       urlTransform={markdownUrlTransform}
     >

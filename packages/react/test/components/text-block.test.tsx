@@ -27,6 +27,19 @@ describe('TextBlockView', () => {
     expect(container.querySelector('pre code.language-ts')?.textContent).toBe('const x = 1;\n');
   });
 
+  it('keeps a line end inside a paragraph as a line break (a poem stays one line a line)', () => {
+    const haiku = 'Leaves drift on the stream\nthe river carries autumn\nsoftly out of sight';
+    for (const streaming of [true, false]) {
+      const { container, unmount } = render(
+        <TextBlockView text={`A haiku:\n\n${haiku}`} streaming={streaming} />,
+      );
+      const poem = container.querySelectorAll('p')[1];
+      expect(poem?.querySelectorAll('br')).toHaveLength(2);
+      expect(poem?.innerHTML.split('<br>').map((line) => line.trim())).toEqual(haiku.split('\n'));
+      unmount();
+    }
+  });
+
   it('renders plain mode as the text exactly, in one paragraph, without markdown', () => {
     const { container } = render(
       <TextBlockView text={'# not a heading\n\n**as is**'} mode="plain" />,
