@@ -68,14 +68,15 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // the reducer path is now the error and diagnostic texts. Raised to 17.75 kB by the browser
   // transport's slices (a large read decoded between tasks, `nextTask`) and the idle timer
   // set once instead of per chunk (~0.28 kB): over a real connection a read of hundreds of
-  // events was one task of 50-150 ms. Raised to 18.3 / 9.65 kB by what an attack review
-  // found (~0.55 / 0.18 kB): an event or line over MAX_SSE_EVENT_CHARS dropped with one
-  // diagnostic in both transports (a stream that never ended its line or event grew the
+  // events was one task of 50-150 ms. Raised to 18.35 / 9.65 kB by what an attack review
+  // found (~0.6 / 0.18 kB): an event or line over MAX_SSE_EVENT_CHARS dropped with one
+  // diagnostic in both transports, where the browser one also ends an event whose data lines
+  // pass the limit (a stream that never ended its line or event grew the
   // decoder until the process died), an error body read to its first 64 KiB (a 2 GB error
   // page was read whole), the placeholder's mark kept past the diagnostics cap (arrived text
   // was moved to superseded), a merged answer's lists held to their caps with what they drop
   // counted, and `continuationStrategy`, which the README's resume loop uses, exported.
-  [core]: 18_300,
+  [core]: 18_350,
   [CORE_REDUCER_ROW]: 9_650,
   // React's main entry with the shell, the conversation store and its parts: 32.3 kB (34.0 kB
   // before the open tool card, the JSON view, the server tool results and the thread list

@@ -25,8 +25,12 @@ export async function viaFetchEventSource(
   onEvent: (event: StreamEvent) => void,
 ): Promise<AttemptEnd> {
   const { controller } = attempt;
-  /** The body wrapper added the blank line that ends the stream's last event. */
-  const ending = { byUs: false };
+  /**
+   * The body wrapper added the blank line that ends the stream's last event; `bytes` handed
+   * to the library since it last dispatched, and whether the wrapper ended an event that
+   * went over MAX_SSE_EVENT_CHARS (the library would hold its data lines without bound).
+   */
+  const ending = { byUs: false, bytes: 0, forced: false };
   attempt.touch();
   await fetchEventSource(attempt.url, {
     method: 'POST',
@@ -46,7 +50,15 @@ export async function viaFetchEventSource(
     onmessage: (message) => {
       // The library goes on reading after an abort; nothing after it is delivered (the
       // plain-fetch path stops at once, mid-chunk included).
+      ending.bytes = 0;
       if (controller.signal.aborted) return;
+      if (ending.forced) {
+        ending.forced = false;
+        if (message.data !== '') {
+          onEvent(droppedEvent(message.event || null, message.data, MAX_SSE_EVENT_CHARS));
+        }
+        return;
+      }
       // The library dispatches at every blank line, even one that only closes a comment;
       // an event without data carries nothing (WHATWG does not dispatch it either).
       if (message.data === '') return;
@@ -125,7 +137,7 @@ function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
 function wrapBody(
   attempt: Attempt,
   response: Response,
-  ending: { byUs: boolean },
+  ending: { byUs: boolean; bytes: number; forced: boolean },
   onOverLongLine: (start: Uint8Array) => void,
 ): Response {
   if (response.body === null || !response.ok) return response;
@@ -167,6 +179,15 @@ function wrapBody(
     lines.rest = cut < all.length ? all.subarray(cut) : undefined;
     return all.subarray(0, cut);
   };
+  /** Hands over whole lines; an event past the limit is ended here, and reported dropped. */
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>, slice: Uint8Array) => {
+    controller.enqueue(slice);
+    ending.bytes += slice.length;
+    if (ending.bytes > MAX_SSE_EVENT_CHARS && !ending.forced) {
+      ending.forced = true;
+      controller.enqueue(BLANK_LINE);
+    }
+  };
   const aborted = () => attempt.controller.signal.aborted;
   const stop = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     void reader.cancel().catch(() => {});
@@ -184,7 +205,7 @@ function wrapBody(
             if (aborted()) return stop(controller);
             lines.since = performance.now();
           }
-          controller.enqueue(nextSlice(lines.rest));
+          enqueue(controller, nextSlice(lines.rest));
           return;
         }
         try {
@@ -216,7 +237,7 @@ function wrapBody(
               continue; // no line ended: read on before handing anything over
             }
             lines.since = performance.now();
-            controller.enqueue(nextSlice(release(bytes, cut)));
+            enqueue(controller, nextSlice(release(bytes, cut)));
             return;
           }
         } catch (error) {

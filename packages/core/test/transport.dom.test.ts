@@ -164,6 +164,49 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
     });
 
+    it('ends an event whose data lines go past MAX_SSE_EVENT_CHARS, and reads on', async () => {
+      const event = (delta: string) =>
+        sseEvent({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: delta },
+        });
+      // 33 MiB of data lines and no blank line: the library would join them without bound.
+      const lines = `${'data: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'.repeat(1 << 14)}`;
+      const body = [
+        sseEvent({
+          type: 'message_start',
+          message: {
+            id: 'm',
+            type: 'message',
+            role: 'assistant',
+            model: 'x',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: {},
+          },
+        }),
+        sseEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        event('Hi'),
+        'event: flood\n',
+        ...Array.from({ length: 33 }, () => lines),
+        '\n',
+        event('!'),
+        sseEvent({ type: 'message_stop' }),
+      ];
+      const srv = await serve(() => ({ body }));
+      const state = await streamMessage(REQUEST, { ...BASE, endpoint: srv.endpoint });
+      expect(state.status).toBe('complete');
+      expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hi!' }]);
+      expect(state.diagnostics[0]?.code).toBe('invalid_event');
+      expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
+    });
+
     it('a large chunk is handed over in slices across tasks, nothing lost or reordered', async () => {
       // A read after a busy moment returns everything that arrived meanwhile: here the whole
       // answer in one chunk. Decoding it in one go would be one long task.
