@@ -26,6 +26,25 @@ vi.mock('@microsoft/fetch-event-source', async (importOriginal) => {
 
 const fes = vi.mocked(fetchEventSource);
 
+/** A text answer's opening events, and one text delta, as SSE text. */
+const textOpening = (): string =>
+  sseEvent({
+    type: 'message_start',
+    message: {
+      id: 'm',
+      type: 'message',
+      role: 'assistant',
+      model: 'x',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {},
+    },
+  }) +
+  sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+const textDelta = (text: string): string =>
+  sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+
 /** Makes the page hidden or visible, the way a browser does when a tab is switched. */
 function setVisibility(hidden: boolean): void {
   Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
@@ -121,39 +140,16 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
     });
 
     it('drops a line over MAX_SSE_EVENT_CHARS with one diagnostic, keeping what came around it', async () => {
-      const event = (delta: string) =>
-        sseEvent({
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'text_delta', text: delta },
-        });
       const mebibyte = 'y'.repeat(1 << 20);
       const body = [
-        sseEvent({
-          type: 'message_start',
-          message: {
-            id: 'm',
-            type: 'message',
-            role: 'assistant',
-            model: 'x',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: {},
-          },
-        }),
-        sseEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
-        event('Hi'),
+        textOpening(),
+        textDelta('Hi'),
         // A line that does not end for 33 MiB: the adapter would hold it, and the library
         // then parse it, without bound.
         'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
         ...Array.from({ length: 33 }, () => mebibyte),
         '"}}\n\n',
-        event('!'),
+        textDelta('!'),
         sseEvent({ type: 'message_stop' }),
       ];
       const srv = await serve(() => ({ body }));
@@ -165,38 +161,15 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
     });
 
     it('ends an event whose data lines go past MAX_SSE_EVENT_CHARS, and reads on', async () => {
-      const event = (delta: string) =>
-        sseEvent({
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'text_delta', text: delta },
-        });
       // 33 MiB of data lines and no blank line: the library would join them without bound.
       const lines = `${'data: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'.repeat(1 << 14)}`;
       const body = [
-        sseEvent({
-          type: 'message_start',
-          message: {
-            id: 'm',
-            type: 'message',
-            role: 'assistant',
-            model: 'x',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: {},
-          },
-        }),
-        sseEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
-        event('Hi'),
+        textOpening(),
+        textDelta('Hi'),
         'event: flood\n',
         ...Array.from({ length: 33 }, () => lines),
         '\n',
-        event('!'),
+        textDelta('!'),
         sseEvent({ type: 'message_stop' }),
       ];
       const srv = await serve(() => ({ body }));

@@ -16,6 +16,14 @@ export interface ReadmeBlock {
 
 const FENCE = /^```(\w+)?([^\n]*)$/;
 
+/** The READMEs whose examples are run and type-checked, from the repository's root. */
+export const READMES = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/react/README.md',
+  'packages/mock/README.md',
+] as const;
+
 export function readmeBlocks(file: string): ReadmeBlock[] {
   const lines = readFileSync(file, 'utf8').split('\n');
   const blocks: ReadmeBlock[] = [];

@@ -9,18 +9,13 @@ import { act, cleanup, render } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { createElement, type FunctionComponent } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { blockModule, type ReadmeBlock, readmeBlocks } from './readme-blocks.js';
+import { blockModule, READMES, type ReadmeBlock, readmeBlocks } from './readme-blocks.js';
 import { runCollected } from './vitest-shim.js';
 
 const shim = join(dirname(fileURLToPath(import.meta.url)), 'vitest-shim.ts');
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const readmes = [
-  'README.md',
-  'packages/core/README.md',
-  'packages/react/README.md',
-  'packages/mock/README.md',
-];
+const readmes = READMES;
 // Inside the react package, so the blocks resolve react, msw and the kit as its tests do.
 const scratch = join(repo, 'packages/react/.readme-blocks');
 

@@ -7,15 +7,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { blockModule, readmeBlocks } from './readme-blocks.js';
+import { blockModule, READMES, readmeBlocks } from './readme-blocks.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const readmes = [
-  'README.md',
-  'packages/core/README.md',
-  'packages/react/README.md',
-  'packages/mock/README.md',
-];
+const readmes = READMES;
 // Inside the react package, so the blocks resolve the kit, react and msw as its code does.
 const scratch = join(repo, 'packages/react/.readme-types');
 const tsc = join(repo, 'node_modules/typescript/bin/tsc');
