@@ -180,6 +180,13 @@ export function run(cwd: string, command: string, env = userEnv()): string {
   return output;
 }
 
+/** Whether a pinned version is in a README's `^N` range (the only form the READMEs use). */
+function inMajorRange(pin: string, range: string): boolean {
+  const major = /^\^(\d+)$/.exec(range)?.[1];
+  if (major === undefined) throw new Error(`The README's range ${range} is not of the form ^N.`);
+  return pin.replace(/^[^\d]*/, '').split('.')[0] === major;
+}
+
 /**
  * A README shell line as it runs here: `pnpm add` gets each `@message-stream/*` as its
  * tarball and every other package at the workspace's pinned version (no pin: an error, so a
@@ -190,11 +197,18 @@ export function asTested(line: string, tarballs: Tarballs, pins: Record<string, 
   if (words[0] !== 'pnpm' || words[1] !== 'add') return line;
   const rewritten = words.map((word, index) => {
     if (index < 2 || word.startsWith('-')) return word;
-    const tarball = tarballs[word];
+    // `msw@^2`: the README names the major a user must take; the workspace's pin must be in it.
+    const at = word.indexOf('@', 1);
+    const name = at === -1 ? word : word.slice(0, at);
+    const range = at === -1 ? undefined : word.slice(at + 1);
+    const tarball = tarballs[name];
     if (tarball !== undefined) return `file:${tarball}`;
-    const pin = pins[word];
-    if (pin === undefined) throw new Error(`The README installs ${word}, which nothing pins.`);
-    return `${word}@${pin}`;
+    const pin = pins[name];
+    if (pin === undefined) throw new Error(`The README installs ${name}, which nothing pins.`);
+    if (range !== undefined && !inMajorRange(pin, range)) {
+      throw new Error(`The README installs ${word}, but the tested pin is ${pin}.`);
+    }
+    return `${name}@${pin}`;
   });
   return [...rewritten, '--prefer-offline'].join(' ');
 }
