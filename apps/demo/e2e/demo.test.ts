@@ -205,6 +205,25 @@ describe('the built demo', () => {
     await expect(page.getByText('What shall we try?').count()).resolves.toBe(0);
   });
 
+  it('on a phone, puts the menu away with Escape, focus back on Menu', async () => {
+    const phone = await openDemo(browser, inject('demoUrl'), {
+      viewport: { width: 390, height: 844 },
+    });
+    try {
+      const { page } = phone;
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await menu.click();
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+      await page.getByRole('combobox', { name: 'Fixture' }).focus();
+      await page.keyboard.press('Escape');
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+      await expect(page.locator('#demo-settings').isHidden()).resolves.toBe(true);
+      await expect(menu.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
   it('keeps streaming an answer in a thread switched away from', async () => {
     const { page } = demo;
     await pickScenario(page, { fixture: 'long-markdown', speed: 'realistic' });

@@ -5,7 +5,14 @@ import {
   type ThreadStore,
   useThreadStore,
 } from '@message-stream/react';
-import { type ReactElement, useEffect, useState, useSyncExternalStore } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactElement,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import {
   FAULTS,
   type FaultLabel,
@@ -172,6 +179,15 @@ export function App({
   const [scenario, setScenario] = useState<Scenario>(() => scenarioHolder.current);
   const [theme, setTheme] = useState<Theme>(initialTheme);
   const [settingsOpen, setSettingsOpen] = useState(wide);
+  const settingsToggle = useRef<HTMLButtonElement>(null);
+  // On a phone the menu sits over the chat: Escape puts it away, focus back on Menu. Beside
+  // the chat (wide) it is a sidebar and stays.
+  const onSettingsKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || wide()) return;
+    event.preventDefault();
+    setSettingsOpen(false);
+    settingsToggle.current?.focus();
+  };
   const problem = useSyncExternalStore(problems.subscribe, problems.current);
 
   // What the next request's headers read (after the render that picked it, not during one).
@@ -209,6 +225,7 @@ export function App({
           <ThemeToggle theme={theme} onChange={setTheme} className="demo__theme--header" />
           {live ? null : (
             <button
+              ref={settingsToggle}
               type="button"
               className="demo__settings-toggle"
               aria-expanded={settingsOpen}
@@ -222,7 +239,12 @@ export function App({
       </header>
       <div className="demo__body">
         {live ? null : (
-          <aside id="demo-settings" className="demo__settings" hidden={!settingsOpen}>
+          <aside
+            id="demo-settings"
+            className="demo__settings"
+            hidden={!settingsOpen}
+            onKeyDown={onSettingsKeyDown}
+          >
             <ThreadList store={threads} className="demo__threads" />
             <div className="demo__panel-foot">
               <ScenarioPicker

@@ -28,9 +28,15 @@ export interface DemoPage {
 export async function openDemo(
   browser: Browser,
   url: string,
-  options: { readonly beforeLoad?: (page: Page) => void | Promise<void> } = {},
+  options: {
+    readonly beforeLoad?: (page: Page) => void | Promise<void>;
+    /** Default 1100 × 800; a phone is 390 × 844. */
+    readonly viewport?: { readonly width: number; readonly height: number };
+  } = {},
 ): Promise<DemoPage> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1100, height: 800 },
+  });
   context.setDefaultTimeout(STEP_MS);
   const page = await context.newPage();
   const errors: string[] = [];
