@@ -122,6 +122,10 @@ describe('the demo after a page reload', () => {
     await waitForStatus(lastAnswer(page), ['complete']);
     await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['Only thread']);
     await threadList(page).getByRole('button', { name: 'Delete Only thread' }).click();
+    await threadList(page)
+      .getByRole('group', { name: 'Delete Only thread?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     // The list is never empty: a new conversation, listed and shown, takes its place.
     await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['New conversation']);
     await send(page, 'After the delete');

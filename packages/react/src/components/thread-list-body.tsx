@@ -92,6 +92,8 @@ export function ThreadListBody({
   const threads = useThreadStore(store, (state) => state.threads);
   const activeId = useThreadStore(store, (state) => state.activeId);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const root = useRef<HTMLElement>(null);
   const id = useId();
   const row = (thread: ThreadSummary): ReactElement => (
     <li key={thread.id} className={cx('ms-thread', thread.id === activeId && 'ms-thread--active')}>
@@ -101,6 +103,26 @@ export function ThreadListBody({
           onDone={(title) => {
             if (title !== null) store.getState().renameThread(thread.id, title);
             setRenaming(null);
+          }}
+        />
+      ) : deleting === thread.id ? (
+        <DeleteConfirm
+          thread={thread}
+          onDone={(confirmed) => {
+            setDeleting(null);
+            if (confirmed) {
+              store.getState().deleteThread(thread.id);
+              // The row is gone: focus goes to the conversation shown instead.
+              requestAnimationFrame(() =>
+                root.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus(),
+              );
+            } else {
+              requestAnimationFrame(() =>
+                [...(root.current?.querySelectorAll<HTMLElement>('[data-delete]') ?? [])]
+                  .find((button) => button.dataset.delete === thread.id)
+                  ?.focus(),
+              );
+            }
           }}
         />
       ) : (
@@ -129,7 +151,8 @@ export function ThreadListBody({
               className="ms-thread__action"
               aria-label={`Delete ${thread.title}`}
               title="Delete"
-              onClick={() => store.getState().deleteThread(thread.id)}
+              data-delete={thread.id}
+              onClick={() => setDeleting(thread.id)}
             >
               <Icon name="trash" />
             </button>
@@ -156,7 +179,7 @@ export function ThreadListBody({
     lists = <ul className="ms-threads__list">{threads.map(row)}</ul>;
   }
   return (
-    <nav className={cx('ms-threads', className)} aria-label={label}>
+    <nav ref={root} className={cx('ms-threads', className)} aria-label={label}>
       <button
         type="button"
         className="ms-threads__new"
@@ -166,6 +189,50 @@ export function ThreadListBody({
       </button>
       {lists}
     </nav>
+  );
+}
+
+/**
+ * Deleting a conversation removes what was saved of it for good: the row asks first, with
+ * Cancel focused (Enter on a stray Delete keeps the conversation), Escape for Cancel.
+ */
+function DeleteConfirm({
+  thread,
+  onDone,
+}: {
+  thread: ThreadSummary;
+  onDone: (confirmed: boolean) => void;
+}): ReactElement {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <fieldset
+      className="ms-thread__confirm"
+      aria-label={`Delete ${thread.title}?`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onDone(false);
+        }
+      }}
+    >
+      <span className="ms-thread__confirm-text">Delete “{thread.title}”?</span>
+      <button
+        type="button"
+        className="ms-thread__action ms-thread__action--danger"
+        onClick={() => onDone(true)}
+      >
+        Delete
+      </button>
+      <button
+        ref={cancel}
+        type="button"
+        className="ms-thread__action"
+        onClick={() => onDone(false)}
+      >
+        Cancel
+      </button>
+    </fieldset>
   );
 }
 

@@ -31,7 +31,8 @@ export type RecentSection = 'today' | 'yesterday' | 'week' | 'month' | 'older';
 /**
  * The threads, most recently active first: a button to start a new one, and per thread a
  * button that shows it (`aria-current` on the shown one), Rename (an inline field: Enter
- * saves, Escape cancels) and Delete. Every control is a native button or field.
+ * saves, Escape cancels) and Delete (which asks first in the row, Cancel focused, since
+ * what was saved of the thread goes for good). Every control is a native button or field.
  *
  * Its code loads on demand (most pages show one conversation); until it arrives, the landmark
  * and its new-thread button are drawn, disabled, where the list will be.

@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ThreadList } from '../../src/components/thread-list.js';
@@ -37,9 +37,31 @@ describe('ThreadList', () => {
     expect(threads.getState().threads.map((t) => t.title)).toContain('Lisbon trip');
 
     expect(await axeViolations(container)).toEqual([]);
+    // Delete asks first, Cancel focused: Escape, Cancel or a stray Enter keep the thread.
     await user.click(screen.getByRole('button', { name: 'Delete Lisbon trip' }));
+    const confirm = screen.getByRole('group', { name: 'Delete Lisbon trip?' });
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(await axeViolations(container)).toEqual([]);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Delete Lisbon trip?' })).toBeNull();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        screen.getByRole('button', { name: 'Delete Lisbon trip' }),
+      ),
+    );
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    expect(threads.getState().threads.map((t) => t.title)).toContain('Lisbon trip');
+    await user.click(screen.getByRole('button', { name: 'Delete Lisbon trip' }));
+    await user.click(
+      within(screen.getByRole('group', { name: 'Delete Lisbon trip?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
     expect(threads.getState().threads.map((t) => t.title)).toEqual(['New conversation']);
-    expect(screen.getByRole('button', { current: 'page' }).textContent).toBe('New conversation');
+    const shown = screen.getByRole('button', { current: 'page' });
+    expect(shown.textContent).toBe('New conversation');
+    await waitFor(() => expect(document.activeElement).toBe(shown));
   });
 });
 
