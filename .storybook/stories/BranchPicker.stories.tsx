@@ -1,5 +1,5 @@
 import '@message-stream/react/conversation.css';
-import { createMockFetch, sseEvent } from '@message-stream/mock';
+import { createMockFetch, textFixture } from '@message-stream/mock';
 import {
   AssistantMessage,
   type ChatStore,
@@ -20,47 +20,13 @@ const ANSWERS = [
   '**Cairn**: the stacked stones hikers leave to mark a route. One syllable, and it looks good as an icon.',
 ];
 
-/** A recorded-style stream of one short text answer, a few words a delta. */
-function answerStream(text: string, n: number): string {
-  const words = text.match(/\S+\s*/g) ?? [text];
-  const deltas = [];
-  for (let i = 0; i < words.length; i += 3) deltas.push(words.slice(i, i + 3).join(''));
-  return [
-    sseEvent({
-      type: 'message_start',
-      message: {
-        id: `msg_branch_${n}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-opus-5',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 14, output_tokens: 1 },
-      },
-    }),
-    sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    ...deltas.map((delta) =>
-      sseEvent({
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text: delta },
-      }),
-    ),
-    sseEvent({ type: 'content_block_stop', index: 0 }),
-    sseEvent({
-      type: 'message_delta',
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: 20 + n },
-    }),
-    sseEvent({ type: 'message_stop' }),
-  ].join('');
-}
-
 /** Answers the question with the next of ANSWERS, one request after another. */
 function versionedFetch(): typeof fetch {
   const mocks = ANSWERS.map((text, n) =>
-    createMockFetch({ fixtures: { answer: answerStream(text, n + 1) }, defaultFixture: 'answer' }),
+    createMockFetch({
+      fixtures: { answer: textFixture(text, { id: `msg_branch_${n + 1}`, inputTokens: 14 }) },
+      defaultFixture: 'answer',
+    }),
   );
   let requests = 0;
   return (input, init) => {

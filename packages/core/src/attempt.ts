@@ -105,7 +105,6 @@ function parses(url: string, base?: string): boolean {
   }
 }
 
-/** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
 /** What of an error body is read: an API error is a few hundred bytes, a proxy's page more. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -134,6 +133,7 @@ async function bodyStart(response: Response): Promise<string> {
   return text;
 }
 
+/** What one attempt knows while it runs: its abort reasons, its idle timer, its progress. */
 export class Attempt {
   readonly controller = new AbortController();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;

@@ -77,7 +77,6 @@ export async function viaFetchEventSource(
 }
 
 const BLANK_LINE = new TextEncoder().encode('\n\n');
-
 const LF = 10;
 const CR = 13;
 
@@ -229,7 +228,8 @@ function wrapBody(
               heldSize += bytes.length;
               if (heldSize > MAX_SSE_EVENT_CHARS) {
                 // A line that never ends would be held, then parsed, without bound.
-                onOverLongLine(concatBytes(held, heldSize).subarray(0, 2048));
+                // Its start is in the first chunk held (one network read), not the whole line.
+                onOverLongLine(held[0] ?? value);
                 held = [];
                 heldSize = 0;
                 dropping = true;

@@ -30,7 +30,10 @@ export const splitSseLines = (text: string): string[] => text.split(SSE_LINE_END
  * line or its event would otherwise grow the decoder without bound.
  */
 export const MAX_SSE_EVENT_CHARS = 32 * 1024 * 1024;
-/** What is reported for an event over `max` characters: its start, and the limit. */
+/**
+ * What is reported for an event over `max` characters: the limit, and its start, as much of
+ * it as a diagnostic keeps of any event (`MAX_DIAGNOSTIC_EVENT_CHARS`, 2,048).
+ */
 export const droppedEvent = (event: string | null, start: string, max: number): StreamEvent => ({
   type: 'invalid_event',
   event,

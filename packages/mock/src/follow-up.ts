@@ -89,31 +89,34 @@ function pausedTurnAnswer(messages: readonly MessageParam[]): string {
   return `The search${about} found these sources:\n\n${list}\n\nThe first one is the primary source; start there for the details.`;
 }
 
+export interface TextFixtureOptions {
+  /** The message id. Default: one drawn from `seed`. */
+  readonly id?: string;
+  readonly model?: string;
+  /** `usage.input_tokens` of the message_start. Default 12. */
+  readonly inputTokens?: number;
+  /** Seeds the default id. Default 1. */
+  readonly seed?: number;
+}
+
 /**
- * Fixture text answering a follow-up (tool results, or a paused turn sent back): one text
- * block, streamed a few words per delta, `end_turn`. Deterministic for a given request.
+ * Fixture text of a one-text-block answer: the text streamed a few words per delta, as a
+ * model streams it, then `end_turn`. For `MockOptions.fixtures`, or your own tests:
+ * `createMockFetch({ fixtures: { hello: textFixture('Hello!') } })`.
  */
-export function followUpText(
-  messages: readonly MessageParam[],
-  options: { readonly model?: string; readonly seed?: number } = {},
-): string {
-  const text = toolResultsAnswer(messages) ?? pausedTurnAnswer(messages);
-  const random = createRandom(options.seed ?? 1);
-  const inputTokens = Math.ceil(
-    messages.reduce((sum, message) => sum + contentText(message.content).length, 0) / 4 + 12,
-  );
+export function textFixture(text: string, options: TextFixtureOptions = {}): string {
   const out = [
     sseEvent({
       type: 'message_start',
       message: {
-        id: randomId('msg_01', random),
+        id: options.id ?? randomId('msg_01', createRandom(options.seed ?? 1)),
         type: 'message',
         role: 'assistant',
         model: options.model ?? 'claude-opus-5',
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1 },
+        usage: { input_tokens: options.inputTokens ?? 12, output_tokens: 1 },
       },
     }),
     sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
@@ -139,4 +142,19 @@ export function followUpText(
     sseEvent({ type: 'message_stop' }),
   );
   return out.join('');
+}
+
+/**
+ * Fixture text answering a follow-up (tool results, or a paused turn sent back): one text
+ * block, streamed a few words per delta, `end_turn`. Deterministic for a given request.
+ */
+export function followUpText(
+  messages: readonly MessageParam[],
+  options: { readonly model?: string; readonly seed?: number } = {},
+): string {
+  const text = toolResultsAnswer(messages) ?? pausedTurnAnswer(messages);
+  const inputTokens = Math.ceil(
+    messages.reduce((sum, message) => sum + contentText(message.content).length, 0) / 4 + 12,
+  );
+  return textFixture(text, { ...options, inputTokens });
 }

@@ -13,6 +13,7 @@ export {
   isFixtureName,
   loadFixture,
 } from './catalog.js';
+export { type TextFixtureOptions, textFixture } from './follow-up.js';
 export {
   type HttpErrorKind,
   type HttpErrorOptions,

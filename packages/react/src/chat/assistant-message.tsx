@@ -200,8 +200,10 @@ function AnswerEnd({
   useDisplayProgressSteps(progress);
   const { stream } = turn;
   const content = stream.message?.content ?? [];
-  const final = isFinalStatus(stream.status) && !progress.behind();
-  const status = final || !isFinalStatus(stream.status) ? stream.status : 'streaming';
+  const ended = isFinalStatus(stream.status);
+  const final = ended && !progress.behind();
+  // Ended but its text not all shown yet: it still shows as streaming.
+  const status = ended && !final ? 'streaming' : stream.status;
   // Set here, not by the article: only this part knows, and only after the content rendered.
   useLayoutEffect(() => {
     statusTarget.status = status;

@@ -4,6 +4,7 @@ import {
   type ReactNode,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
@@ -94,6 +95,13 @@ export function ThreadListBody({
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
+  // Closing the confirm unmounts its focused button: after that render, focus goes here.
+  const focusNext = useRef<((nav: HTMLElement) => HTMLElement | null | undefined) | null>(null);
+  useLayoutEffect(() => {
+    const find = focusNext.current;
+    focusNext.current = null;
+    if (find && root.current) find(root.current)?.focus();
+  });
   const id = useId();
   const row = (thread: ThreadSummary): ReactElement => (
     <li key={thread.id} className={cx('ms-thread', thread.id === activeId && 'ms-thread--active')}>
@@ -110,19 +118,14 @@ export function ThreadListBody({
           thread={thread}
           onDone={(confirmed) => {
             setDeleting(null);
-            if (confirmed) {
-              store.getState().deleteThread(thread.id);
-              // The row is gone: focus goes to the conversation shown instead.
-              requestAnimationFrame(() =>
-                root.current?.querySelector<HTMLElement>('[aria-current="page"]')?.focus(),
-              );
-            } else {
-              requestAnimationFrame(() =>
-                [...(root.current?.querySelectorAll<HTMLElement>('[data-delete]') ?? [])]
-                  .find((button) => button.dataset.delete === thread.id)
-                  ?.focus(),
-              );
-            }
+            // Deleted, the row is gone: the conversation shown instead; else the row's Delete.
+            focusNext.current = confirmed
+              ? (nav) => nav.querySelector<HTMLElement>('[aria-current="page"]')
+              : (nav) =>
+                  [...nav.querySelectorAll<HTMLElement>('[data-delete]')].find(
+                    (button) => button.dataset.delete === thread.id,
+                  );
+            if (confirmed) store.getState().deleteThread(thread.id);
           }}
         />
       ) : (
