@@ -8,7 +8,14 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { describe, expect, it, vi } from 'vitest';
 import { accumulate, streamMessage, toMessage } from '../src/index.js';
-import { gate, httpBackend, indexInside, type Reply } from './support/sse-server.js';
+import {
+  gate,
+  type Handler,
+  httpBackend,
+  indexInside,
+  type Reply,
+  type TestServer,
+} from './support/sse-server.js';
 import {
   type StreamName,
   sseEvent,
@@ -44,6 +51,23 @@ const textOpening = (): string =>
   sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
 const textDelta = (text: string): string =>
   sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+
+/**
+ * Streams "Hi", the hostile `middle`, then "!" and the end, and checks that the answer
+ * around it arrived whole: what the middle did is left to the test.
+ */
+async function streamAround(
+  serve: (handler: Handler) => Promise<TestServer>,
+  middle: readonly string[],
+) {
+  const body = [textOpening(), textDelta('Hi'), ...middle, textDelta('!')];
+  body.push(sseEvent({ type: 'message_stop' }));
+  const srv = await serve(() => ({ body }));
+  const state = await streamMessage(REQUEST, { ...BASE, endpoint: srv.endpoint });
+  expect(state.status).toBe('complete');
+  expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hi!' }]);
+  return state;
+}
 
 /** Makes the page hidden or visible, the way a browser does when a tab is switched. */
 function setVisibility(hidden: boolean): void {
@@ -141,21 +165,13 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
 
     it('drops a line over MAX_SSE_EVENT_CHARS with one diagnostic, keeping what came around it', async () => {
       const mebibyte = 'y'.repeat(1 << 20);
-      const body = [
-        textOpening(),
-        textDelta('Hi'),
-        // A line that does not end for 33 MiB: the adapter would hold it, and the library
-        // then parse it, without bound.
+      // A line that does not end for 33 MiB: the adapter would hold it, and the library
+      // then parse it, without bound.
+      const state = await streamAround(serve, [
         'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
         ...Array.from({ length: 33 }, () => mebibyte),
         '"}}\n\n',
-        textDelta('!'),
-        sseEvent({ type: 'message_stop' }),
-      ];
-      const srv = await serve(() => ({ body }));
-      const state = await streamMessage(REQUEST, { ...BASE, endpoint: srv.endpoint });
-      expect(state.status).toBe('complete');
-      expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hi!' }]);
+      ]);
       expect(state.diagnostics.map((d) => d.code)).toEqual(['invalid_event']);
       expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
     });
@@ -163,19 +179,11 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
     it('ends an event whose data lines go past MAX_SSE_EVENT_CHARS, and reads on', async () => {
       // 33 MiB of data lines and no blank line: the library would join them without bound.
       const lines = `${'data: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'.repeat(1 << 14)}`;
-      const body = [
-        textOpening(),
-        textDelta('Hi'),
+      const state = await streamAround(serve, [
         'event: flood\n',
         ...Array.from({ length: 33 }, () => lines),
         '\n',
-        textDelta('!'),
-        sseEvent({ type: 'message_stop' }),
-      ];
-      const srv = await serve(() => ({ body }));
-      const state = await streamMessage(REQUEST, { ...BASE, endpoint: srv.endpoint });
-      expect(state.status).toBe('complete');
-      expect(toMessage(state)?.content).toEqual([{ type: 'text', text: 'Hi!' }]);
+      ]);
       expect(state.diagnostics[0]?.code).toBe('invalid_event');
       expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
     });

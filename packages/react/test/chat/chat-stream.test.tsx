@@ -42,18 +42,23 @@ function setup(scenario: string, extra: Partial<Parameters<typeof createChatStor
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 
+/** A chat whose first answer is `fixtureName` (weather calls), each call run once approved. */
+function weatherNeedingApproval(fixtureName: string, answer: string) {
+  const { fetch } = scriptedFetch(
+    () => sse(fixture(fixtureName)),
+    () => sse(textAnswer(answer)),
+  );
+  return createChatStore({
+    request,
+    fetch,
+    batch: false,
+    tools: { get_weather: { run: async () => ({ temperature: 18 }), needsApproval: true } },
+  });
+}
+
 describe('<ChatStream/> with a tool that needs approval', () => {
   it('offers no Copy, Regenerate or feedback on an answer while its tool waits, then does', async () => {
-    const { fetch } = scriptedFetch(
-      () => sse(fixture('spec-tool-use')),
-      () => sse(textAnswer('It is 18 degrees.')),
-    );
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      tools: { get_weather: { run: async () => ({ temperature: 18 }), needsApproval: true } },
-    });
+    const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
     render(<ChatStream store={store} onFeedback={() => {}} />);
     await act(() => store.getState().send('Weather?'));
     expect(store.getState().status).toBe('awaiting-approval');
@@ -77,16 +82,7 @@ describe('<ChatStream/> with a tool that needs approval', () => {
   });
 
   it('moves focus to the next call waiting for a decision, then to the composer', async () => {
-    const { fetch } = scriptedFetch(
-      () => sse(fixture('parallel-tool-calls')),
-      () => sse(textAnswer('Paris 18, Tokyo 22.')),
-    );
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      tools: { get_weather: { run: async () => ({ temperature: 18 }), needsApproval: true } },
-    });
+    const store = weatherNeedingApproval('parallel-tool-calls', 'Paris 18, Tokyo 22.');
     const user = userEvent.setup();
     render(<ChatStream store={store} />);
     await act(() => store.getState().send('Weather in Paris and Tokyo?'));
