@@ -122,24 +122,7 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       // in 1 KB chunks went from ~22 s to ~0.3 s on this path.)
       const long = 'y'.repeat(50_000);
       const text = [
-        sseEvent({
-          type: 'message_start',
-          message: {
-            id: 'm',
-            type: 'message',
-            role: 'assistant',
-            model: 'x',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: {},
-          },
-        }),
-        sseEvent({
-          type: 'content_block_start',
-          index: 0,
-          content_block: { type: 'text', text: '' },
-        }),
+        textOpening(),
         sseEvent({
           type: 'content_block_delta',
           index: 0,

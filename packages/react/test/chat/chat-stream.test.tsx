@@ -42,6 +42,18 @@ function setup(scenario: string, extra: Partial<Parameters<typeof createChatStor
 
 const log = () => screen.getByRole('log', { name: 'Conversation' });
 
+/** "Hi" sent and answered, then its Edit opened and the editor emptied. */
+async function editFirstMessage() {
+  const chat = setup('spec-basic-text');
+  await chat.send('Hi');
+  await waitFor(() => expect(chat.store.getState().status).toBe('complete'));
+  const you = screen.getByRole('article', { name: 'You said' });
+  await chat.user.click(within(you).getByRole('button', { name: 'Edit' }));
+  const editor = screen.getByRole('textbox', { name: 'Edit message' });
+  await chat.user.clear(editor);
+  return { ...chat, editor };
+}
+
 /** A chat whose first answer is `fixtureName` (weather calls), each call run once approved. */
 function weatherNeedingApproval(fixtureName: string, answer: string) {
   const { fetch } = scriptedFetch(
@@ -407,13 +419,7 @@ describe('<ChatStream/> with the store actions', () => {
   });
 
   it('edits a user message in place and sends the new version', async () => {
-    const { send, store, user, requests } = setup('spec-basic-text');
-    await send('Hi');
-    await waitFor(() => expect(store.getState().status).toBe('complete'));
-    const you = screen.getByRole('article', { name: 'You said' });
-    await user.click(within(you).getByRole('button', { name: 'Edit' }));
-    const editor = screen.getByRole('textbox', { name: 'Edit message' });
-    await user.clear(editor);
+    const { store, user, requests, editor } = await editFirstMessage();
     await user.type(editor, 'Hello again');
     await user.click(screen.getByRole('button', { name: 'Send edited message' }));
     await waitFor(() => expect(requests).toHaveLength(2));
@@ -423,13 +429,7 @@ describe('<ChatStream/> with the store actions', () => {
   });
 
   it('sends an edit with Enter, keeps Shift+Enter as a new line, and focuses the composer', async () => {
-    const { send, store, user, requests } = setup('spec-basic-text');
-    await send('Hi');
-    await waitFor(() => expect(store.getState().status).toBe('complete'));
-    const you = screen.getByRole('article', { name: 'You said' });
-    await user.click(within(you).getByRole('button', { name: 'Edit' }));
-    const editor = screen.getByRole('textbox', { name: 'Edit message' });
-    await user.clear(editor);
+    const { store, user, requests, editor } = await editFirstMessage();
     await user.type(editor, 'Line one{Shift>}{Enter}{/Shift}line two');
     expect((editor as HTMLTextAreaElement).value).toBe('Line one\nline two');
     expect(requests).toHaveLength(1);
