@@ -12,7 +12,7 @@
  * buffers, parses or re-encodes it; it only replaces the key if the upstream echoes it.
  */
 export { ProxyRejection } from './proxy/errors.js';
-export type { OriginRule } from './proxy/guard.js';
+export type { HostRule, OriginRule } from './proxy/guard.js';
 export { createMessagesProxy } from './proxy/handler.js';
 export { toNodeHandler } from './proxy/node.js';
 export { DEFAULT_MAX_REQUEST_BYTES, type MessagesProxyOptions } from './proxy/options.js';

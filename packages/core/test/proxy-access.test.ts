@@ -3,7 +3,7 @@
  * unless listed, only JSON bodies are read, the app's `authorize` hook can refuse with 401
  * and its `rateLimit` hook with 429. Each is on by default or one option away.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMessagesProxy, ProxyRejection, toNodeHandler } from '../src/proxy.js';
 import {
@@ -25,6 +25,9 @@ const fromPage = (origin: string | undefined, site: string | undefined) =>
     ...(site === undefined ? {} : { 'sec-fetch-site': site }),
   });
 
+/** The hosts these requests are sent to, as a deployment lists its own name. */
+const LISTED_HOSTS = { allowedHosts: ['proxy.test'] };
+
 describe('cross-site requests', () => {
   it.each<[string, string | undefined, string | undefined]>([
     ['another site (Sec-Fetch-Site: cross-site)', 'https://evil.example', 'cross-site'],
@@ -34,7 +37,7 @@ describe('cross-site requests', () => {
     ['a cross-site fetch with no Origin', undefined, 'cross-site'],
   ])('refuses %s with 403 and sends nothing upstream', async (_, origin, site) => {
     const up = recordingFetch();
-    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch, ...LISTED_HOSTS })(
       fromPage(origin, site),
     );
     const json = await expectApiError(response, 403, 'permission_error');
@@ -49,7 +52,7 @@ describe('cross-site requests', () => {
     ['a client that is not a browser (neither header)', undefined, undefined],
   ])('lets %s through', async (_, origin, site) => {
     const up = recordingFetch();
-    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch, ...LISTED_HOSTS })(
       fromPage(origin, site),
     );
     expect(response.status).toBe(200);
@@ -61,6 +64,7 @@ describe('cross-site requests', () => {
     const handler = createMessagesProxy({
       apiKey: KEY,
       fetch: up.fetch,
+      ...LISTED_HOSTS,
       allowedOrigins: ['HTTPS://App.Example:443/'],
     });
     expect((await handler(fromPage('https://app.example', 'cross-site'))).status).toBe(200);
@@ -74,12 +78,103 @@ describe('cross-site requests', () => {
     const handler = createMessagesProxy({
       apiKey: KEY,
       fetch: up.fetch,
+      ...LISTED_HOSTS,
       allowedOrigins: (origin) => origin.endsWith('.partner.example'),
     });
     expect((await handler(fromPage('https://a.partner.example', 'cross-site'))).status).toBe(200);
     expect((await handler(fromPage('https://partner.example.evil', 'cross-site'))).status).toBe(
       403,
     );
+  });
+});
+
+describe('the host a page reached the proxy under (DNS rebinding)', () => {
+  /** A page on `pageOrigin` posting to its own origin, as a browser sends it. */
+  const samePage = (pageOrigin: string) =>
+    new Request(`${pageOrigin}/api/messages`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: pageOrigin,
+        'sec-fetch-site': 'same-origin',
+      },
+      body: JSON.stringify(validBody()),
+    });
+
+  it('refuses a same-origin page on a name nobody listed, and sends nothing upstream', async () => {
+    // evil.example first resolved to the attacker's server, then to this machine: the
+    // browser calls that same-origin.
+    const up = recordingFetch();
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+      samePage('http://evil.example:3000'),
+    );
+    const json = await expectApiError(response, 403, 'permission_error');
+    expect(json.error.message).toContain('"evil.example"');
+    expect(json.error.message).toContain('allowedHosts');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it.each([
+    'http://localhost:3000',
+    'http://app.localhost:5173',
+    'http://127.0.0.1:8787',
+    'http://[::1]:3000',
+    'http://192.168.1.20',
+  ])('lets a page on %s through by default (no DNS answer can name it)', async (origin) => {
+    const up = recordingFetch();
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(samePage(origin));
+    expect(response.status).toBe(200);
+    expect(up.calls).toHaveLength(1);
+  });
+
+  it('matches listed names without case or port, and a leading dot as the domain and below', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      allowedHosts: ['App.Example.com', '.corp.example'],
+    });
+    const status = async (origin: string) => (await handler(samePage(origin))).status;
+    expect(await status('https://app.example.com')).toBe(200);
+    expect(await status('https://APP.example.com:8443')).toBe(200);
+    expect(await status('https://corp.example')).toBe(200);
+    expect(await status('https://chat.eu.corp.example')).toBe(200);
+    expect(await status('https://other.example.com')).toBe(403);
+    expect(await status('https://evilcorp.example')).toBe(403);
+    expect(await status('https://app.example.com.evil.example')).toBe(403);
+    expect(up.calls).toHaveLength(4);
+  });
+
+  it('takes a predicate, or true for any host', async () => {
+    const up = recordingFetch();
+    const byPredicate = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      allowedHosts: (host) => host === 'chat.example',
+    });
+    expect((await byPredicate(samePage('https://chat.example'))).status).toBe(200);
+    expect((await byPredicate(samePage('https://chat.example.evil'))).status).toBe(403);
+    const any = createMessagesProxy({ apiKey: KEY, fetch: up.fetch, allowedHosts: true });
+    expect((await any(samePage('https://anything.example'))).status).toBe(200);
+    expect(up.calls).toHaveLength(2);
+  });
+
+  it('judges the Host header, not a URL a runtime built from something else', async () => {
+    const up = recordingFetch();
+    const request = samePage('http://localhost:3000');
+    request.headers.set('host', 'evil.example:3000');
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(request);
+    await expectApiError(response, 403, 'permission_error');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it('does not check a client without a browser (no Origin, no Sec-Fetch-Site)', async () => {
+    const up = recordingFetch();
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(
+      post(validBody(), { host: 'internal-service.example' }),
+    );
+    expect(response.status).toBe(200);
+    expect(up.calls).toHaveLength(1);
   });
 });
 
@@ -282,6 +377,45 @@ describe('access checks over real sockets', () => {
     await response.text();
     expect(upstream.seen).toHaveLength(1);
     expect(upstream.seen[0]?.headers.cookie).toBeUndefined();
+  });
+
+  it("refuses a same-origin page whose Host is the attacker's name, over a real socket", async () => {
+    const before = upstream.seen.length;
+    const { port } = new URL(proxyURL);
+    const answer = await within(
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/v1/messages',
+            method: 'POST',
+            headers: {
+              host: `rebound.evil.example:${port}`,
+              origin: `http://rebound.evil.example:${port}`,
+              'sec-fetch-site': 'same-origin',
+              'content-type': 'application/json',
+              cookie: 'session=ok',
+            },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(validBody()));
+      }),
+      3000,
+      'the response',
+    );
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body).error.type).toBe('permission_error');
+    expect(upstream.seen).toHaveLength(before);
   });
 
   it('answers 401 without the session', async () => {

@@ -287,6 +287,7 @@ describe('proxy fuzz: random bodies, headers and upstream answers', () => {
         const handler = createMessagesProxy({
           apiKey: KEY,
           fetch: upstream,
+          allowedHosts: ['proxy.test'],
           allowedServerTools: [ALLOWED_SERVER_TOOL],
         });
         const headers = new Headers();

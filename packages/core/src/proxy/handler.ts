@@ -8,7 +8,7 @@
 import { isPlainObject } from '../object.js';
 import { declaredTooLarge, discardBody, readBodyWithin } from './body.js';
 import { errorResponse, ProxyRejection, rejectionResponse } from './errors.js';
-import { crossSiteReason, isJsonContentType } from './guard.js';
+import { crossSiteReason, hostRefusal, isJsonContentType } from './guard.js';
 import { DEFAULT_MAX_REQUEST_BYTES, type MessagesProxyOptions } from './options.js';
 import {
   allowsMcp,
@@ -135,8 +135,10 @@ export function createMessagesProxy(
         allow: 'POST',
       });
     }
-    const crossSite = crossSiteReason(request, options.allowedOrigins);
-    if (crossSite !== undefined) return errorResponse(403, 'permission_error', crossSite);
+    const refusal =
+      crossSiteReason(request, options.allowedOrigins) ??
+      hostRefusal(request, options.allowedHosts);
+    if (refusal !== undefined) return errorResponse(403, 'permission_error', refusal);
     if (!isJsonContentType(request.headers)) {
       return errorResponse(
         415,

@@ -1,5 +1,5 @@
 import type { MessageRequest } from '../protocol.js';
-import type { OriginRule } from './guard.js';
+import type { HostRule, OriginRule } from './guard.js';
 import type { RateLimitDecision } from './rate-limit.js';
 
 /**
@@ -31,6 +31,16 @@ export interface MessagesProxyOptions {
    * list your public origin here for browsers that do not send `Sec-Fetch-Site`.
    */
   allowedOrigins?: OriginRule;
+  /**
+   * Host names a browser page may reach the proxy under (the request's `Host`, port aside):
+   * `['app.example.com']`, `'.example.com'` for a domain and its subdomains, a predicate, or
+   * `true` for any (behind a server that checks `Host` itself). Default: only `localhost`
+   * (and `*.localhost`) and IP addresses, so a deployed app lists its own name; others are
+   * answered 403 `permission_error`. This stops DNS rebinding: a page on a name the attacker
+   * controls that resolves to your machine passes a same-origin check, but not this one.
+   * Requests with neither `Origin` nor `Sec-Fetch-Site` (curl, servers) are not checked.
+   */
+  allowedHosts?: HostRule;
   /**
    * The app's own check of who is calling (a session cookie, a bearer token), run before
    * the body is read. Return `false` to answer 401 `authentication_error`, or throw a

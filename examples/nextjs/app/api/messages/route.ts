@@ -15,5 +15,8 @@ export const POST: (request: Request) => Promise<Response> = apiKey
       ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
       allowedModels: [MODEL],
       maxTokens: 4096,
+      // Pages are answered under localhost and IP addresses; a deployment lists its own
+      // name (ALLOWED_HOSTS=chat.example.com), so a rebound DNS name cannot spend the key.
+      ...(process.env.ALLOWED_HOSTS ? { allowedHosts: process.env.ALLOWED_HOSTS.split(',') } : {}),
     })
   : createMockResponder({ speed: 'realistic' });
