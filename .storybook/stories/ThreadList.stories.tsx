@@ -1,5 +1,5 @@
 import '@message-stream/react/conversation.css';
-import { createThreadStore, ThreadList, type ThreadStore } from '@message-stream/react';
+import { createThreadStore, ThreadList, type ThreadStore } from '@message-stream/react/threads';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { type ReactElement, useState } from 'react';
 import { expect, userEvent, waitFor } from 'storybook/test';

@@ -48,9 +48,15 @@ describe('pnpm build-storybook', () => {
 
   it('has a props table from the types for every exported component', async () => {
     const components = readFileSync(join(REPO, '.storybook/docs/components.mdx'), 'utf8');
-    const listed = [...components.matchAll(/<ArgTypes of=\{kit\.(\w+)\} \/>/g)].map((m) => m[1]);
-    const kit = await import('@message-stream/react');
-    // Components: capitalised exports that are not error classes (AttachmentError).
+    const listed = [...components.matchAll(/<ArgTypes of=\{(?:kit|threads)\.(\w+)\} \/>/g)].map(
+      (m) => m[1],
+    );
+    // The entries with components: the main one and threads.
+    const kit = {
+      ...(await import('@message-stream/react')),
+      ...(await import('@message-stream/react/threads')),
+    };
+    // Components: capitalised exports that are not error classes.
     const exported = Object.entries(kit)
       .filter(([name]) => /^[A-Z][a-z]/.test(name))
       .filter(([, value]) => !(typeof value === 'function' && value.prototype instanceof Error))

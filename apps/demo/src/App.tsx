@@ -1,10 +1,5 @@
-import {
-  ChatStream,
-  type StreamRecorder,
-  ThreadList,
-  type ThreadStore,
-  useThreadStore,
-} from '@message-stream/react';
+import { ChatStream, type StreamRecorder } from '@message-stream/react';
+import { ThreadList, type ThreadStore, useThreadStore } from '@message-stream/react/threads';
 import {
   type KeyboardEvent,
   type ReactElement,

@@ -4,13 +4,8 @@
  * off mid-stream (shown as interrupted, ready to resume). Made once, outside React: a
  * StrictMode double render would otherwise start two stores writing the same records.
  */
-import {
-  createThreadStore,
-  type PersistErrorInfo,
-  type StreamRecorder,
-  type ThreadStore,
-  type ToolCall,
-} from '@message-stream/react';
+import type { PersistErrorInfo, StreamRecorder, ToolCall } from '@message-stream/react';
+import { createThreadStore, type ThreadStore } from '@message-stream/react/threads';
 
 /** Faults the mock can inject, by label: each one exercises a part of the kit. */
 export const FAULTS = {

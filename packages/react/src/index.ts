@@ -8,61 +8,83 @@
  */
 
 // Conversation parts: compose your own layout from these.
-export {
-  AssistantMessage,
-  type AssistantMessageActions,
-  type AssistantMessageProps,
-  answerMarkdown,
+export type {
+  AssistantMessageActions,
+  AssistantMessageProps,
 } from './chat/assistant-message.js';
 // The drop-in chat.
 export { ChatStream, type ChatStreamProps, type ChatTransport } from './chat/chat-stream.js';
 export { Composer, type ComposerProps } from './chat/composer.js';
 export { Icon, type IconName } from './chat/icons.js';
+// Parts that draw messages: their code is one chunk, loaded on demand (`preloadParts`).
+export {
+  AnswerScope,
+  AnswerSources,
+  AssistantMessage,
+  BranchPicker,
+  CitationList,
+  CodeBlock,
+  ContentBlockView,
+  CopyButton,
+  FallbackNote,
+  GenericBlockView,
+  MessageActions,
+  RedactedThinking,
+  ServerToolUseView,
+  StopReasonNotice,
+  StreamDetails,
+  StreamingMarkdown,
+  TextBlockView,
+  ThinkingBlockView,
+  ToolCallCard,
+  ToolResult,
+  UsageBadge,
+  UserMessage,
+  WebSearchResultsView,
+} from './chat/message-parts.js';
 export {
   createStreamRecorder,
   type RecordedStream,
   type StreamRecorder,
   type StreamRecorderOptions,
 } from './chat/stream-recorder.js';
-export { UserMessage, type UserMessageProps, userText } from './chat/user-message.js';
-// Block parts: one component per content block of an answer.
+export { answerMarkdown, userText } from './chat/turn-text.js';
+export type { UserMessageProps } from './chat/user-message.js';
 export {
-  AnswerScope,
-  type AnswerScopeProps,
-} from './components/answer-scope.js';
+  isPartialUsage,
+  resultText,
+  type StopReasonInfo,
+  type StreamTimings,
+  stopReasonInfo,
+  streamFigures,
+} from './components/answer-info.js';
+// Block parts: one component per content block of an answer.
+export type { AnswerScopeProps } from './components/answer-scope.js';
 
-// Conversation parts: versions, attachments, threads (styles in conversation.css).
+// Conversation parts: versions and attachments (styles in conversation.css).
 export {
   AttachmentList,
   type AttachmentListProps,
   formatFileSize,
 } from './components/attachment-list.js';
-export { BranchPicker, type BranchPickerProps } from './components/branch-picker.js';
+export type { BranchPickerProps } from './components/branch-picker.js';
 export type { CitationIndex, CitedSource } from './components/citation-index.js';
-export { CitationList, type CitationListProps } from './components/citation-list.js';
-export { AnswerSources, type AnswerSourcesProps } from './components/citations.js';
-export { CodeBlock, type CodeBlockProps } from './components/code-block.js';
-export {
-  type BlockRendererProps,
-  type BlockRenderers,
-  ContentBlockView,
-  type ContentBlockViewProps,
+export type { CitationListProps } from './components/citation-list.js';
+export type { AnswerSourcesProps } from './components/citations.js';
+export type { CodeBlockProps } from './components/code-block.js';
+export type {
+  BlockRendererProps,
+  BlockRenderers,
+  ContentBlockViewProps,
 } from './components/content-block-view.js';
-export { CopyButton, type CopyButtonProps } from './components/copy-button.js';
+export type { CopyButtonProps } from './components/copy-button.js';
 export { EmptyState, type EmptyStateProps, type Suggestion } from './components/empty-state.js';
-export { FallbackNote, type FallbackNoteProps } from './components/fallback-note.js';
-export {
-  GenericBlockView,
-  type GenericBlockViewProps,
-} from './components/generic-block-view.js';
+export type { FallbackNoteProps } from './components/fallback-note.js';
+export type { GenericBlockViewProps } from './components/generic-block-view.js';
 export { JSON_VIEW_LIMITS, JsonView, type JsonViewProps } from './components/json-view.js';
 export { preloadParts } from './components/lazy-part.js';
-export {
-  type Feedback,
-  MessageActions,
-  type MessageActionsProps,
-} from './components/message-actions.js';
-export { RedactedThinking, type RedactedThinkingProps } from './components/redacted-thinking.js';
+export type { Feedback, MessageActionsProps } from './components/message-actions.js';
+export type { RedactedThinkingProps } from './components/redacted-thinking.js';
 export {
   canRecover,
   type Recovery,
@@ -75,35 +97,17 @@ export {
   ServerToolResultView,
   type ServerToolResultViewProps,
 } from './components/server-tool-result-view.js';
-export {
-  ServerToolUseView,
-  type ServerToolUseViewProps,
-} from './components/server-tool-use-view.js';
-export {
-  type StopReasonInfo,
-  StopReasonNotice,
-  type StopReasonNoticeProps,
-  stopReasonInfo,
-} from './components/stop-reason-notice.js';
-export {
-  StreamDetails,
-  type StreamDetailsProps,
-  type StreamDownload,
-  type StreamTimings,
-  streamFigures,
-} from './components/stream-details.js';
+export type { ServerToolUseViewProps } from './components/server-tool-use-view.js';
+export type { StopReasonNoticeProps } from './components/stop-reason-notice.js';
+export type { StreamDetailsProps, StreamDownload } from './components/stream-details.js';
 export {
   StreamErrorNotice,
   type StreamErrorNoticeProps,
 } from './components/stream-error-notice.js';
-export { TextBlockView, type TextBlockViewProps } from './components/text-block-view.js';
-export {
-  ThinkingBlockView,
-  type ThinkingBlockViewProps,
-} from './components/thinking-block-view.js';
-export { type RecentSection, ThreadList, type ThreadListProps } from './components/thread-list.js';
-export { ToolCallCard, type ToolCallCardProps } from './components/tool-call-card.js';
-export { resultText, ToolResult, type ToolResultProps } from './components/tool-result.js';
+export type { TextBlockViewProps } from './components/text-block-view.js';
+export type { ThinkingBlockViewProps } from './components/thinking-block-view.js';
+export type { ToolCallCardProps } from './components/tool-call-card.js';
+export type { ToolResultProps } from './components/tool-result.js';
 // Helpers the parts use, for custom parts.
 export {
   deriveToolStatus,
@@ -112,11 +116,8 @@ export {
   type ToolCallStatus,
   type ToolResultView,
 } from './components/tool-status.js';
-export { isPartialUsage, UsageBadge, type UsageBadgeProps } from './components/usage-badge.js';
-export {
-  WebSearchResultsView,
-  type WebSearchResultsViewProps,
-} from './components/web-search-results-view.js';
+export type { UsageBadgeProps } from './components/usage-badge.js';
+export type { WebSearchResultsViewProps } from './components/web-search-results-view.js';
 
 // The chat store and hooks.
 export {
@@ -126,31 +127,9 @@ export {
 } from './hooks/use-attachments.js';
 export { type FollowScroll, useFollowScroll } from './hooks/use-follow-scroll.js';
 export { type MessageStreamView, useMessageStream } from './hooks/use-message-stream.js';
-export { useThreadStore } from './hooks/use-thread-store.js';
-export { type MarkdownChunk, type MarkdownSplit, splitMarkdown } from './markdown/split.js';
-export { StreamingMarkdown, type StreamingMarkdownProps } from './markdown/streaming-markdown.js';
-export { repairStreamingTail } from './markdown/tail.js';
-export { hostnameOf, markdownUrlTransform, safeHref } from './markdown/url.js';
-export {
-  ATTACHMENT_LIMITS,
-  AttachmentError,
-  type AttachmentProblem,
-  attachmentBlock,
-  attachmentMediaType,
-  attachmentsOf,
-  checkAttachment,
-  readAttachment,
-} from './store/attachments.js';
+export type { StreamingMarkdownProps } from './markdown/streaming-markdown.js';
 export { isToolResultsTurn, toMessageParams } from './store/conversation.js';
 export { type ChatStore, createChatStore } from './store/create-chat-store.js';
-export {
-  createThreadStore,
-  type ThreadChatOptions,
-  type ThreadState,
-  type ThreadStore,
-  type ThreadStoreOptions,
-  type ThreadSummary,
-} from './store/create-thread-store.js';
 export { type ChatAction, type ChatModel, chatReducer } from './store/reducer.js';
 /** @deprecated Renamed to `ChatPersistStorage` (zustand exports a `PersistStorage` of its own). */
 export type {

@@ -7,6 +7,7 @@ import '../src/components/citations.js';
 import '../src/components/code-block.js';
 import '../src/components/thread-list.js';
 import '../src/components/tool-parts-loader.js';
+import '../src/chat/message-parts.js';
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);

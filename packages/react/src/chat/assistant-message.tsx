@@ -1,5 +1,6 @@
-import { type BlockState, isFinalStatus } from '@message-stream/core';
+import { isFinalStatus } from '@message-stream/core';
 import { memo, type ReactElement, useCallback, useEffect, useLayoutEffect, useState } from 'react';
+import { isPartialUsage } from '../components/answer-info.js';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -9,7 +10,7 @@ import { ResumeControl } from '../components/resume-control.js';
 import { StopReasonNotice } from '../components/stop-reason-notice.js';
 import { StreamDetails, type StreamDownload } from '../components/stream-details.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
-import { isPartialUsage, UsageBadge } from '../components/usage-badge.js';
+import { UsageBadge } from '../components/usage-badge.js';
 import { publishWithStore } from '../highlight/publish.js';
 import {
   createDisplayProgress,
@@ -21,6 +22,7 @@ import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
 import type { StreamRecorder } from './stream-recorder.js';
+import { answerMarkdown, blockText } from './turn-text.js';
 
 /**
  * What an answer's controls do. One object for the whole log, kept stable by the shell, so a
@@ -81,13 +83,6 @@ const waitingDescription = (error: AssistantTurn['stream']['error']): string | u
     ? 'Too many requests: the service asked to wait before trying again.'
     : undefined;
 
-const textOf = (block: BlockState): string =>
-  block.block.type === 'text' ? String((block.block as { text?: unknown }).text ?? '') : '';
-
-/** The answer's markdown: its text blocks, as the model wrote them. */
-export const answerMarkdown = (turn: AssistantTurn): string =>
-  (turn.stream.message?.content ?? []).map(textOf).filter(Boolean).join('\n\n');
-
 function downloadsOf(turn: AssistantTurn, recorder: StreamRecorder | undefined): StreamDownload[] {
   if (!recorder) return [];
   const ids = turn.stream.attempts?.map((a) => a.messageId) ?? [turn.stream.message?.id];
@@ -110,7 +105,7 @@ export const AssistantMessage = memo(function AssistantMessage(
 ): ReactElement {
   const { turn, renderers, textMode, math = false, last = true, actions, branchStore } = props;
   const content = turn.stream.message?.content ?? [];
-  const answerStarted = content.some((block) => textOf(block) !== '');
+  const answerStarted = content.some((block) => blockText(block) !== '');
   const [progress] = useState(createDisplayProgress);
   // `data-status` is the answer's end's to say (it alone knows when the text is all shown);
   // the article takes it as it mounts, after that part's first layout effect ran.

@@ -19,17 +19,16 @@ import { useAnnouncement } from '../hooks/use-announcement.js';
 import { useAttachments } from '../hooks/use-attachments.js';
 import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
-import { warmUpMarkdownWhenIdle } from '../markdown/markdown-chunk-view.js';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
-import { AssistantMessage, type AssistantMessageActions } from './assistant-message.js';
+import type { AssistantMessageActions } from './assistant-message.js';
 import { Composer } from './composer.js';
 import { mountAnswerFacesWhenIdle } from './font-warm-up.js';
 import { Icon } from './icons.js';
+import { AssistantMessage, messageParts, UserMessage } from './message-parts.js';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
 import { EAGER_GROUPS, groupTurns, TURNS_PER_GROUP, TurnGroup } from './turn-group.js';
-import { UserMessage } from './user-message.js';
 
 /**
  * How requests are sent: core's `streamMessage` options (endpoint, headers, fetch, retry,
@@ -109,6 +108,8 @@ export interface ChatStreamProps
   /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
 }
+
+const noop = () => {};
 
 const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
@@ -197,13 +198,18 @@ export function ChatStream({
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
-  // The first answer's first frame should not wait for the code of a part it shows, compile
-  // the markdown parser, nor look up the fonts it uses. In that order: idle callbacks run first
-  // come, first served; asking for the parts' chunks costs nothing, and a chunk that arrived
-  // mid-answer made a commit of its own in a frame that had one.
+  // The messages' code is asked for as soon as the shell has painted: every conversation
+  // shows some, and a restored one at once. Then the first answer's first frame should not
+  // wait for the code of a part it shows, compile the markdown parser, nor look up the fonts
+  // it uses. In that order: idle callbacks run first come, first served; asking for the parts'
+  // chunks costs nothing, and a chunk that arrived mid-answer made a commit of its own in a
+  // frame that had one.
   useEffect(() => {
+    // A chunk that fails to load is asked for again by the parts that need it.
+    messageParts.preload().then((parts) => {
+      if (textMode !== 'plain') parts.warmUpMarkdownWhenIdle();
+    }, noop);
     preloadPartsWhenIdle();
-    if (textMode !== 'plain') warmUpMarkdownWhenIdle();
     return mountAnswerFacesWhenIdle(() => root.current);
   }, [textMode]);
 

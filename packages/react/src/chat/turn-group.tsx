@@ -9,8 +9,7 @@ import {
 } from 'react';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { Turn } from '../store/types.js';
-import { answerMarkdown } from './assistant-message.js';
-import { userText } from './user-message.js';
+import { standInText, TurnStandIn } from './turn-stand-in.js';
 
 /**
  * Turns per group in the log. A group is the unit the log contains and windows: every group
@@ -53,11 +52,6 @@ function holds(group: readonly Turn[], turns: readonly Turn[], start: number, en
 const sameTurns = (a: readonly Turn[], b: readonly Turn[]): boolean =>
   a === b || (a.length === b.length && a.every((turn, i) => turn === b[i]));
 
-/** What a turn's text says, for its stand-in: user text, or the answer's markdown source. */
-function standInText(turn: Turn): string {
-  return turn.role === 'user' ? userText(turn) : answerMarkdown(turn);
-}
-
 /**
  * Estimates by turn object: turns are immutable and kept while unchanged, and a send or a
  * finish re-renders every group, which would otherwise read every turn's text again.
@@ -87,27 +81,13 @@ function measureText(turn: Turn): number {
 const estimateGroupHeight = (turns: readonly Turn[]): number =>
   turns.reduce((sum, turn) => sum + estimateHeight(turn), 0);
 
-/**
- * Shown instead of a group's turns while it is far from the viewport: each turn's text in an
- * article labelled as the real one is, so find-in-page, screen readers and "select all" still
- * reach the whole thread, at a few nodes per turn instead of ~70 (a finished answer's markdown,
- * its actions and details). Markdown is shown as its source, as a deferred answer is.
- */
+/** Shown instead of a group's turns while it is far from the viewport: their stand-ins. */
 const StandIns = memo(
   function StandIns({ turns }: { readonly turns: readonly Turn[] }): ReactElement {
     return (
       <>
         {turns.map((turn) =>
-          isToolResultsTurn(turn) ? null : (
-            <article
-              key={turn.id}
-              className={`ms-message ms-message--${turn.role} ms-message--stand-in`}
-              aria-label={turn.role === 'user' ? 'You said' : 'Assistant'}
-              data-turn-id={turn.id}
-            >
-              <p className="ms-message__text ms-chat__stand-in">{standInText(turn)}</p>
-            </article>
-          ),
+          isToolResultsTurn(turn) ? null : <TurnStandIn key={turn.id} turn={turn} />,
         )}
       </>
     );

@@ -14,17 +14,7 @@ import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { Attachment, AttachmentMediaType, UserTurn } from '../store/types.js';
-
-/** What the user wrote: the text blocks, as one string (attachments apart). */
-export const userText = (turn: UserTurn): string =>
-  typeof turn.content === 'string'
-    ? turn.content
-    : turn.content
-        .map((block) =>
-          block.type === 'text' ? String((block as { text?: unknown }).text ?? '') : '',
-        )
-        .filter(Boolean)
-        .join('\n');
+import { userText } from './turn-text.js';
 
 interface SourceBlock {
   readonly type: string;

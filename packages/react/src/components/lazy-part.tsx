@@ -105,8 +105,8 @@ export function lazyParts<M>(load: () => Promise<M>): LazyParts<M> {
 const groups: (() => Promise<unknown>)[] = [];
 
 /**
- * Loads every part this package loads on demand (the code block and its highlighting, the
- * citation markers and sources, the JSON view and the open tool card, the
+ * Loads every part this package loads on demand (what draws messages, the code block and its
+ * highlighting, the citation markers and sources, the JSON view and the open tool card, the
  * server tool calls and results, the thread list, the stream details) now, instead of when first
  * shown: for tests that assert on the first render, or a server render that should draw them
  * in full. Rejects if a chunk cannot be loaded.
@@ -116,7 +116,13 @@ const groups: (() => Promise<unknown>)[] = [];
  * ```
  */
 export async function preloadParts(): Promise<void> {
-  await Promise.all(groups.map((preload) => preload()));
+  // A chunk may make groups of its own (the messages' chunk holds the code block's): load
+  // until a round finds no group it has not loaded.
+  for (let loaded = 0; loaded < groups.length; ) {
+    const round = groups.slice(loaded);
+    loaded = groups.length;
+    await Promise.all(round.map((preload) => preload()));
+  }
 }
 
 let preloadingWhenIdle = false;

@@ -1,62 +1,8 @@
 import type { StreamState } from '@message-stream/core';
 import type { ReactElement } from 'react';
 import { Icon } from '../chat/icons.js';
+import { stopReasonInfo } from './answer-info.js';
 import { cx } from './cx.js';
-
-/** What the notice says about an answer, or null when it ended normally. */
-export interface StopReasonInfo {
-  /** `length` offers Continue; `refusal` is a warning; `note` is a quiet line; `mark` a tag. */
-  readonly kind: 'length' | 'refusal' | 'note' | 'mark';
-  readonly reason: string;
-  readonly text: string;
-}
-
-/**
- * Why an answer ended, when a reader should know: a length limit, a refusal, a stop sequence,
- * a full context window, or a stop by the user or the network. `end_turn`, `tool_use` and
- * `pause_turn` (continued by the store) say nothing, nor does an answer still streaming.
- */
-export function stopReasonInfo(stream: StreamState): StopReasonInfo | null {
-  if (stream.status === 'aborted') return { kind: 'mark', reason: 'aborted', text: 'Stopped' };
-  if (stream.status === 'interrupted' || stream.status === 'error') {
-    if (stream.stopReceived) return null;
-    return stream.message === null
-      ? { kind: 'mark', reason: 'failed', text: 'Failed' }
-      : { kind: 'mark', reason: 'interrupted', text: 'Interrupted' };
-  }
-  if (stream.status !== 'complete') return null;
-  const message = stream.message;
-  const reason = message?.stop_reason;
-  switch (reason) {
-    case 'max_tokens':
-      return { kind: 'length', reason, text: 'The answer reached the length limit.' };
-    case 'refusal':
-      return {
-        kind: 'refusal',
-        reason,
-        text: 'The model declined to answer this request. Try rephrasing it.',
-      };
-    case 'stop_sequence': {
-      const sequence = message?.stop_sequence;
-      return {
-        kind: 'note',
-        reason,
-        text:
-          typeof sequence === 'string' && sequence !== ''
-            ? `Stopped at the stop sequence “${sequence}”.`
-            : 'Stopped at a stop sequence.',
-      };
-    }
-    case 'model_context_window_exceeded':
-      return {
-        kind: 'note',
-        reason,
-        text: 'The conversation filled the model’s context window. Start a new one to go on.',
-      };
-    default:
-      return null;
-  }
-}
 
 export interface StopReasonNoticeProps {
   /** The answer's stream state. */

@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Icon } from '../chat/icons.js';
-import { type StreamDetailsProps, type StreamDownload, streamFigures } from './stream-details.js';
+import { streamFigures } from './answer-info.js';
+import type { StreamDetailsProps, StreamDownload } from './stream-details.js';
 
 const download = ({ name, text }: StreamDownload) => {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/event-stream' }));

@@ -1,16 +1,9 @@
 import type { StreamState } from '@message-stream/core';
 import { type CSSProperties, type ReactElement, useEffect, useId, useState } from 'react';
 import { Icon } from '../chat/icons.js';
+import type { StreamTimings } from './answer-info.js';
 import { cx } from './cx.js';
 import { lazyParts } from './lazy-part.js';
-import { isPartialUsage } from './usage-badge.js';
-
-/** When an answer's request went out, its first content showed, and it ended (epoch ms). */
-export interface StreamTimings {
-  readonly startedAt?: number | null;
-  readonly firstTokenAt?: number | null;
-  readonly finishedAt?: number | null;
-}
 
 /** A raw stream to offer as a download: one per request that made the answer. */
 export interface StreamDownload {
@@ -29,35 +22,6 @@ export interface StreamDetailsProps {
   readonly locale?: string;
   /** Extra class names on the root element, for your own styles. */
   readonly className?: string;
-}
-
-/** Figures for the details: tokens, time to first token, tokens per second. */
-export function streamFigures(stream: StreamState, timings: StreamTimings = {}) {
-  const usage = stream.message?.usage ?? {};
-  const partial = isPartialUsage(stream);
-  const num = (value: unknown): number | undefined =>
-    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  const output = partial ? undefined : num(usage.output_tokens);
-  const { startedAt, firstTokenAt, finishedAt } = timings;
-  const ttftMs =
-    typeof startedAt === 'number' && typeof firstTokenAt === 'number' && firstTokenAt >= startedAt
-      ? firstTokenAt - startedAt
-      : undefined;
-  const seconds =
-    typeof firstTokenAt === 'number' && typeof finishedAt === 'number'
-      ? (finishedAt - firstTokenAt) / 1000
-      : undefined;
-  const tokensPerSecond =
-    output !== undefined && seconds !== undefined && seconds > 0 ? output / seconds : undefined;
-  return {
-    input: num(usage.input_tokens),
-    output,
-    partial,
-    cacheRead: num(usage.cache_read_input_tokens),
-    cacheWrite: num(usage.cache_creation_input_tokens),
-    ttftMs,
-    tokensPerSecond,
-  };
 }
 
 const details = lazyParts(() => import('./stream-details-body.js'));

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { isPlainObject, toJson, toText } from './format.js';
+import { resultText } from './answer-info.js';
 import { ScrollablePre } from './scrollable.js';
 import type { ToolResultView } from './tool-status.js';
 
@@ -21,26 +21,4 @@ export function ToolResult({ result }: ToolResultProps): ReactElement {
       <ScrollablePre className="ms-tool__result-body">{resultText(result.content)}</ScrollablePre>
     </div>
   );
-}
-
-/** The display text of a tool result's content. */
-export function resultText(content: unknown): string {
-  if (content === undefined || content === null) return '(no content)';
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part: unknown) => {
-        if (typeof part === 'string') return part;
-        if (isPlainObject(part) && part.type === 'text' && typeof part.text === 'string') {
-          return part.text;
-        }
-        if (isPlainObject(part) && typeof part.type === 'string' && part.type !== 'text') {
-          return `[${part.type}]`;
-        }
-        return toJson(part);
-      })
-      .join('\n\n');
-  }
-  if (typeof content === 'object') return toJson(content);
-  return toText(content);
 }

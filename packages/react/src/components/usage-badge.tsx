@@ -46,16 +46,6 @@ if (typeof window !== 'undefined' && typeof window.requestIdleCallback === 'func
   window.requestIdleCallback(() => numberFormat(undefined), { timeout: 2000 });
 }
 
-/** Whether an answer's usage leaves out output it was billed for (see `partial`). */
-export function isPartialUsage(stream: {
-  readonly status: string;
-  readonly stopReceived: boolean;
-  readonly attempts?: readonly { readonly status: string }[];
-}): boolean {
-  if (!stream.stopReceived && stream.status !== 'complete') return true;
-  return (stream.attempts ?? []).some((attempt) => attempt.status !== 'complete');
-}
-
 /**
  * Token usage in a line: "1,234 in · 567 out · 89 cached". Input and output show whenever the
  * usage has them; cache reads and writes only when non-zero. Screen readers hear the words in

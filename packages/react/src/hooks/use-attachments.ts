@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { AttachmentError, readAttachment } from '../store/attachments.js';
+import { loadAttachments } from '../store/attachments-loader.js';
 import type { Attachment } from '../store/types.js';
 
 /** What `useAttachments` hands the composer. */
@@ -70,16 +70,23 @@ export function useAttachments(): AttachmentsController {
     if (list.length === 0) return;
     setErrors([]);
     setPending((n) => n + 1);
+    const unreadable = (file: File | undefined) => `${file?.name ?? 'A file'} could not be read.`;
+    let helpers: Awaited<ReturnType<typeof loadAttachments>>;
+    try {
+      helpers = await loadAttachments();
+    } catch {
+      // The reading code did not load (offline): every file is refused; the next add asks again.
+      setPending((n) => n - 1);
+      setErrors(list.map(unreadable));
+      return;
+    }
+    const { AttachmentError, readAttachment } = helpers;
     const results = await Promise.allSettled(list.map((file) => readAttachment(file)));
     setPending((n) => n - 1);
     const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const refused = results.flatMap((r, i) =>
       r.status === 'rejected'
-        ? [
-            r.reason instanceof AttachmentError
-              ? r.reason.message
-              : `${list[i]?.name ?? 'A file'} could not be read.`,
-          ]
+        ? [r.reason instanceof AttachmentError ? r.reason.message : unreadable(list[i])]
         : [],
     );
     if (read.length > 0) setAttachments((current) => [...current, ...read]);

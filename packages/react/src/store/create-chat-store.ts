@@ -5,7 +5,7 @@ import {
   prepareMessagesJson,
 } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { attachmentBlock, resolveAttachments } from './attachments.js';
+import { loadAttachments } from './attachments-loader.js';
 import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
 import { type EffectContext, Flight, type StreamedAnswer } from './effects/context.js';
 import { continueInPlace } from './effects/continuation.js';
@@ -230,6 +230,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         const files = sendOptions?.attachments ?? [];
         if (files.length > 0) {
           try {
+            const { attachmentBlock, resolveAttachments } = await loadAttachments();
             const attachments = await resolveAttachments(files);
             const text: ContentBlockParam[] =
               typeof content !== 'string'

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lazyParts } from '../../src/components/lazy-part.js';
+import { lazyParts, preloadParts } from '../../src/components/lazy-part.js';
 
 afterEach(cleanup);
 
@@ -101,6 +101,22 @@ describe('lazyParts', () => {
     expect(load).toHaveBeenCalledTimes(1);
     render(<Part name="Bo" />);
     expect(screen.getByText('Hello, Bo').tagName).toBe('P');
+  });
+});
+
+describe('preloadParts', () => {
+  it('also loads the groups a loaded chunk makes (the messages chunk holds the code block)', async () => {
+    const inner = vi.fn(async (): Promise<Parts> => ({ Greeting }));
+    let innerGroup: ReturnType<typeof lazyParts<Parts>> | undefined;
+    const outer = lazyParts(async () => {
+      // As a chunk's module does when it is evaluated: it makes a group of its own.
+      innerGroup = lazyParts(inner);
+      return { Greeting };
+    });
+    await preloadParts();
+    expect(outer.loaded()).toBe(true);
+    expect(inner).toHaveBeenCalledTimes(1);
+    expect(innerGroup?.loaded()).toBe(true);
   });
 });
 

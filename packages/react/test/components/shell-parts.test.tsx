@@ -7,11 +7,12 @@ import truncated from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw'
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stopReasonInfo, streamFigures } from '../../src/components/answer-info.js';
 import { EmptyState } from '../../src/components/empty-state.js';
 import { MessageActions } from '../../src/components/message-actions.js';
 import { ResumeControl, recoveryFor } from '../../src/components/resume-control.js';
-import { StopReasonNotice, stopReasonInfo } from '../../src/components/stop-reason-notice.js';
-import { StreamDetails, streamFigures } from '../../src/components/stream-details.js';
+import { StopReasonNotice } from '../../src/components/stop-reason-notice.js';
+import { StreamDetails } from '../../src/components/stream-details.js';
 import { UsageBadge } from '../../src/components/usage-badge.js';
 import { axeViolations, finalState } from './support.js';
 

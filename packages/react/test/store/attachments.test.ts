@@ -8,9 +8,9 @@ import {
   AttachmentError,
   attachmentMediaType,
   checkAttachment,
-  createChatStore,
   readAttachment,
-} from '../../src/index.js';
+} from '../../src/attachments.js';
+import { createChatStore } from '../../src/index.js';
 import { scriptedFetch } from './support.js';
 
 const MB = 1024 * 1024;

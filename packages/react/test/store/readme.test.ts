@@ -15,6 +15,14 @@ const printed: unknown[][] = [
   [{ index: 1, count: 2 }, true],
   [2],
   [expect.stringMatching(/^code\.zip cannot be attached: only PNG/)],
+  [
+    'type',
+    {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: '# Notes' },
+      title: 'notes.md',
+    },
+  ],
   [['New conversation', 'Lisbon']],
   [2],
   [['unanswered_tool_use']],

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { createThreadStore } from '../../src/index.js';
+import { createThreadStore } from '../../src/threads.js';
 import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
