@@ -33,31 +33,55 @@ describe('size budgets (min+gzip, 1 kB = 1000 B)', () => {
 });
 
 describe("react's main entry", () => {
-  // What a first paint does not need: the open tool card, the JSON view, the server tool
-  // results and the thread list come in a chunk of their own (packages/react/src/components/
-  // tool-parts.ts, thread-list-body.tsx), and so do the code block and its highlighting's client
-  // (code-block-body.tsx) and the citations. A static import of any of them would pull it back.
+  // What a first paint does not need. Everything that draws a message is one chunk
+  // (packages/react/src/chat/message-parts-body.ts), with the markdown renderer; inside it, the
+  // open tool card, the JSON view and the server tool results (tool-parts.ts), the code block's
+  // body with its highlighting's client (code-block-body.tsx) and the citations are chunks of
+  // their own. A static import of any of them from the shell would pull it back.
+  const react = (path: string) => `packages/react/dist/${path}`;
   const ON_DEMAND = [
-    'code-block-body.js',
-    'citations-body.js',
-    'json-view-body.js',
-    'tool-call-panel.js',
-    'server-tool-result-body.js',
-    'web-search-results-body.js',
-    'thread-list-body.js',
-  ]
-    .map((file) => `packages/react/dist/components/${file}`)
-    .concat(['client.js', 'tokens.js'].map((file) => `packages/react/dist/highlight/${file}`));
+    'chat/assistant-message.js',
+    'chat/user-message.js',
+    'components/content-block-view.js',
+    'components/text-block-view.js',
+    'components/tool-call-card.js',
+    'components/code-block.js',
+    'markdown/streaming-markdown.js',
+    'markdown/markdown-chunk-view.js',
+    'markdown/split.js',
+    'components/code-block-body.js',
+    'components/citations-body.js',
+    'components/json-view-body.js',
+    'components/tool-call-panel.js',
+    'components/server-tool-result-body.js',
+    'components/web-search-results-body.js',
+    'store/attachments.js',
+    'highlight/client.js',
+    'highlight/tokens.js',
+  ].map(react);
+  // In entries of their own: the main entry does not reach them at all.
+  const OTHER_ENTRIES = ['store/create-thread-store.js', 'components/thread-list-body.js'].map(
+    react,
+  );
 
-  it('loads the code block, citations, tool parts and thread list on demand', async () => {
+  it('loads what draws messages, the tool parts and attachments on demand', async () => {
     const spec = OUR_SPECS.find((s) => s.name === '@message-stream/react');
     expect(spec, 'no size spec for @message-stream/react').toBeDefined();
     const { entry, lazy } = await chunkModules(spec as (typeof OUR_SPECS)[number]);
     expect(entry.filter((module) => ON_DEMAND.includes(module))).toEqual([]);
     for (const module of ON_DEMAND) expect(lazy).toContain(module);
-    // The light halves stay in the entry: the tool row, and the wrappers that load the rest.
-    expect(entry).toContain('packages/react/dist/components/tool-call-card.js');
-    expect(entry).toContain('packages/react/dist/components/json-view.js');
-    expect(entry).toContain('packages/react/dist/components/code-block.js');
+    for (const module of OTHER_ENTRIES) expect([...entry, ...lazy]).not.toContain(module);
+    // What stays in the entry: the shell, the store, the wrappers that load the rest, and what
+    // recovers a failed answer (it must work when the network does not).
+    for (const module of [
+      'chat/chat-stream.js',
+      'chat/composer.js',
+      'chat/message-parts.js',
+      'store/create-chat-store.js',
+      'components/resume-control.js',
+      'components/stream-error-notice.js',
+    ]) {
+      expect(entry).toContain(react(module));
+    }
   }, 60_000);
 });
