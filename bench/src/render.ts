@@ -828,6 +828,7 @@ export function renderTargets(result: RenderResult): Target[] {
     {
       name: 'Rendering: unchanged blocks never re-render (ChatStream)',
       figure:
+        (ours.blockRenders('text') > 0 ? '' : 'the probe saw no text block render; ') +
         `${count(ours.finishedRerenders)} renders of finished markdown blocks, ` +
         `${count(ours.unexplainedRenders)} of content blocks whose data had not changed` +
         (ours.collapseRenders + ours.pacingRenders > 0
@@ -842,7 +843,11 @@ export function renderTargets(result: RenderResult): Target[] {
               .filter(Boolean)
               .join(', ')})`
           : ''),
-      pass: ours.finishedRerenders === 0 && ours.unexplainedRenders === 0,
+      // Not vacuous: the probe must have seen the answer's text block render at all.
+      pass:
+        ours.finishedRerenders === 0 &&
+        ours.unexplainedRenders === 0 &&
+        ours.blockRenders('text') > 0,
     },
     {
       name: 'Rendering: at least 5× less scripting time than the naive baseline',

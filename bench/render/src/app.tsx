@@ -4,7 +4,10 @@
  * answer is in the DOM, and returns the figures. `network` renders nothing: it reads the same
  * response to its end, to tell what the mock and the per-read task hop cost on their own.
  */
-import { ChatStream, ContentBlockView, createChatStore } from '@message-stream/react';
+import { ChatStream, createChatStore } from '@message-stream/react';
+// The block view itself, not the exported wrapper that loads it: the one an answer renders
+// (the page is built from the packages' dist, as an app would get them).
+import { ContentBlockView } from '../../../packages/react/dist/components/content-block-view.js';
 import '@message-stream/react/styles.css';
 import { Profiler, type ReactElement } from 'react';
 import type { Root } from 'react-dom/client';
