@@ -115,6 +115,7 @@ export const ContentBlockView = memo(function ContentBlockView({
           <TextBlockView
             text={fields.text}
             streaming={block.status === 'streaming'}
+            incomplete={block.status === 'incomplete'}
             citations={Array.isArray(fields.citations) ? (fields.citations as Citation[]) : null}
             mode={textMode}
             math={math}

@@ -17,6 +17,12 @@ export interface TextBlockViewProps {
    */
   streaming?: boolean;
   /**
+   * The text was cut off where its stream broke (interrupted, failed or stopped): its end is
+   * shown as it was while streaming (half a link as its text, an open `**` closed), not as
+   * written. `ContentBlockView` sets it for a block whose status is `incomplete`.
+   */
+  incomplete?: boolean;
+  /**
    * Sources the text cites (`citations_delta`): numbered markers at the end of the text, each
    * with a card on hover and focus. Inside an `AnswerScope` the numbers run across the whole
    * answer and `AnswerSources` lists them once; alone, the block lists its own sources under it.
@@ -53,6 +59,7 @@ export interface TextBlockViewProps {
 export const TextBlockView = memo(function TextBlockView({
   text,
   streaming = false,
+  incomplete = false,
   citations,
   mode = 'markdown',
   math = false,
@@ -102,6 +109,7 @@ export const TextBlockView = memo(function TextBlockView({
           <StreamingMarkdown
             text={safeText}
             streaming={streaming}
+            incomplete={incomplete}
             onChunkRender={onChunkRender}
             plugins={plugins}
           />

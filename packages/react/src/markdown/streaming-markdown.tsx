@@ -24,6 +24,11 @@ export interface StreamingMarkdownProps {
   text: string;
   /** While true, the last chunk's unsettled syntax is repaired for display (see `repairStreamingTail`). */
   streaming?: boolean;
+  /**
+   * The text was cut off where its stream broke (interrupted, failed or stopped): its end stays
+   * repaired as it was while streaming (half a link shown as its text), not shown as written.
+   */
+  incomplete?: boolean;
   /** Test and profiling hook: called with a chunk's start offset each time that chunk renders. */
   onChunkRender?: ((start: number) => void) | undefined;
   /** Plugins instead of the default (GFM), e.g. math; keep the object stable. */
@@ -53,6 +58,7 @@ const NEW_CHUNKS_PER_FRAME_AFTER_END = 6;
 export function StreamingMarkdown({
   text,
   streaming = false,
+  incomplete = false,
   onChunkRender,
   plugins,
 }: StreamingMarkdownProps): ReactElement {
@@ -94,12 +100,14 @@ export function StreamingMarkdown({
     if (chunk.definitions !== '') definitions += `${chunk.definitions}\n\n`;
   }
   const last = chunks.length - 1;
+  // The end that is not settled: still arriving, or cut off where the stream broke.
+  const unsettled = streaming || incomplete;
   return (
     <div className="ms-markdown">
       {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {
         // A chunk of nothing but definitions renders nothing of its own.
         if (chunk.definitionsOnly) return null;
-        const fence = fencedCode(chunk, streaming && i === last ? openFence : null);
+        const fence = fencedCode(chunk, unsettled && i === last ? openFence : null);
         if (fence !== null) {
           return (
             <Fragment key={chunk.start}>
@@ -114,7 +122,7 @@ export function StreamingMarkdown({
           );
         }
         let source = chunk.text;
-        if (streaming && i === last) source = repairStreamingTail(source, openFence);
+        if (unsettled && i === last) source = repairStreamingTail(source, openFence);
         // Before the chunk, not after: an open fence at its end must not swallow them.
         if (definitions !== '' && chunk.references) source = definitions + source;
         // The newline between blocks is what react-markdown puts between them in one document:

@@ -13,6 +13,7 @@ export function repairStreamingTail(text: string, openFence: OpenFence | null): 
   let out = dropUnsettledLine(text);
   out = unwrapHalfLink(out);
   out = dropDanglingMarker(out);
+  out = closeOpenInline(out);
   return out;
 }
 
@@ -97,6 +98,109 @@ function dropDanglingMarker(text: string): string {
 }
 
 const BACKTICK = 0x60;
+const BACKSLASH = 0x5c;
+const PIPE = 0x7c;
+
+const isSpace = (char: string): boolean => char === '' || /\s/.test(char);
+const isPunctuation = (char: string): boolean => /[\p{P}\p{S}]/u.test(char);
+
+/**
+ * Emphasis, strikethrough and inline code opened on the last line and not closed yet get their
+ * closer at the end, so `**easy to g` streams as bold instead of two asterisks that turn into
+ * bold when the closer comes (and the words jump). An opener is a run of one to three `*` or `_`
+ * (one or two `~`) at the start of a word (after a space, punctuation or the line's start:
+ * `snake_case` and `2*3` open nothing), or backticks with no closing run after them. Only the last line is read (in a table
+ * row, its last cell): emphasis does not cross list items or cells, and a delta changes only the
+ * end, so the work per delta is the line's, not the answer's.
+ */
+function closeOpenInline(text: string): string {
+  let from = text.lastIndexOf('\n') + 1;
+  if (text.charCodeAt(from) === PIPE) from = text.lastIndexOf('|') + 1;
+  const openers: { char: string; length: number }[] = [];
+  let codeRun = 0;
+  const runs = backtickRuns(text, from);
+  let r = 0;
+  for (let i = from; i < text.length; ) {
+    tailRepairWork.steps++;
+    const code = text.charCodeAt(i);
+    if (code === BACKTICK) {
+      const run = runs[r] as BacktickRun;
+      if (run.partner === -1) {
+        // Nothing closes it: the rest of the line is code so far.
+        codeRun = run.length;
+        break;
+      }
+      const closer = runs[run.partner] as BacktickRun;
+      i = closer.start + closer.length;
+      r = run.partner + 1;
+      continue;
+    }
+    if (!isEmphasisOrCode(code) || text.charCodeAt(i - 1) === BACKSLASH) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && text.charCodeAt(i) === code) i++;
+    const char = text.charAt(start);
+    const before = start === from ? '' : text.charAt(start - 1);
+    const after = text.charAt(i);
+    const left =
+      !isSpace(after) && (!isPunctuation(after) || isSpace(before) || isPunctuation(before));
+    const right =
+      !isSpace(before) && (!isPunctuation(before) || isSpace(after) || isPunctuation(after));
+    let length = i - start;
+    if (right) {
+      // Closes the nearest opener of its kind, and what was opened inside it.
+      for (let o = openers.length - 1; o >= 0 && length > 0; o--) {
+        const opener = openers[o] as { char: string; length: number };
+        if (opener.char !== char) continue;
+        const used = Math.min(opener.length, length);
+        length -= used;
+        opener.length -= used;
+        if (opener.length === 0) openers.length = o;
+      }
+    }
+    // Longer runs (a row of asterisks) are decoration, not emphasis being written.
+    if (left && !right && length > 0 && length <= (char === '~' ? 2 : 3)) {
+      openers.push({ char, length });
+    }
+  }
+  if (codeRun === 0 && openers.length === 0) return text;
+  let out = codeRun > 0 ? text + '`'.repeat(codeRun) : text.trimEnd();
+  for (let o = openers.length - 1; o >= 0; o--) {
+    const opener = openers[o] as { char: string; length: number };
+    out += opener.char.repeat(opener.length);
+  }
+  return out;
+}
+
+interface BacktickRun {
+  readonly start: number;
+  readonly length: number;
+  /** Index of the next run of the same length (the span's closer), or -1. */
+  partner: number;
+}
+
+/** The backtick runs of `text[from…]`, each with the run that would close it. */
+function backtickRuns(text: string, from: number): BacktickRun[] {
+  const runs: BacktickRun[] = [];
+  for (let i = from; i < text.length; ) {
+    if (text.charCodeAt(i) !== BACKTICK) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && text.charCodeAt(i) === BACKTICK) i++;
+    runs.push({ start, length: i - start, partner: -1 });
+  }
+  const lastOfLength = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const run = runs[k] as BacktickRun;
+    run.partner = lastOfLength.get(run.length) ?? -1;
+    lastOfLength.set(run.length, k);
+  }
+  return runs;
+}
 
 function isEmphasisOrCode(code: number): boolean {
   return code === 0x2a || code === 0x5f || code === 0x7e || code === BACKTICK;

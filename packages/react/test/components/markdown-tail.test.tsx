@@ -1,3 +1,4 @@
+import type { BlockState } from '@message-stream/core';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TextBlockView } from '../../src/components/text-block-view.js';
@@ -26,7 +27,8 @@ describe('repairStreamingTail', () => {
 
   it('strips a dangling emphasis or code marker at the very end', () => {
     expect(repaired('Some **')).toBe('Some ');
-    expect(repaired('Some **bold*')).toBe('Some **bold');
+    // Half of the closing `**` is dropped; the bold it closes is then closed whole.
+    expect(repaired('Some **bold*')).toBe('Some **bold**');
     expect(repaired('an _')).toBe('an ');
     expect(repaired('snake_')).toBe('snake');
     expect(repaired('use `')).toBe('use ');
@@ -51,7 +53,8 @@ describe('repairStreamingTail', () => {
     expect(repaired('See [docs](https://example.com)')).toBe('See [docs](https://example.com)');
     expect(repaired('Note[^1]')).toBe('Note[^1]');
     expect(repaired('- [ ]')).toBe('- [ ]');
-    expect(repaired('use `arr[i')).toBe('use `arr[i');
+    // The bracket is code, not a half link; the code span being written is closed for display.
+    expect(repaired('use `arr[i')).toBe('use `arr[i`');
   });
 
   it('hides a last line that is only block syntax so far', () => {
@@ -59,6 +62,71 @@ describe('repairStreamingTail', () => {
     expect(repaired('Intro\n\n#')).toBe('');
     expect(repaired('Title\n==')).toBe('Title');
     expect(repaired('1.')).toBe('');
+  });
+});
+
+describe('repairStreamingTail closes what the last line opened', () => {
+  it('closes emphasis, strikethrough and code being written, so they stream formatted', () => {
+    expect(repaired('It is **easy to g')).toBe('It is **easy to g**');
+    expect(repaired('It is **easy** and *fine')).toBe('It is **easy** and *fine*');
+    expect(repaired('a ***both')).toBe('a ***both***');
+    expect(repaired('(**note')).toBe('(**note**');
+    expect(repaired('~~gone')).toBe('~~gone~~');
+    expect(repaired('**a _b')).toBe('**a _b_**');
+    expect(repaired('Use `arr.map(')).toBe('Use `arr.map(`');
+    expect(repaired('Use `a` and `b')).toBe('Use `a` and `b`');
+    expect(repaired('- item **bo')).toBe('- item **bo**');
+    // Trailing spaces would stop the closer from closing: they go first.
+    expect(repaired('It is **easy ')).toBe('It is **easy**');
+  });
+
+  it('opens nothing inside words, with spaces on both sides, escaped, or closed already', () => {
+    for (const text of [
+      'snake_case_na',
+      '2*3 and 5*x',
+      'x ** y',
+      'This is \\*not',
+      'Done **.** ok',
+      'Just text',
+      `a ${'*'.repeat(4)}x`,
+    ]) {
+      expect(repaired(text)).toBe(text);
+    }
+  });
+
+  it('reads only the last line, and in a table row only its last cell', () => {
+    expect(repaired('**open on one line\nnext line')).toBe('**open on one line\nnext line');
+    expect(repaired('| a | b |\n| - | - |\n| **x** | **y')).toBe(
+      '| a | b |\n| - | - |\n| **x** | **y**',
+    );
+  });
+
+  it('renders the line being written as bold, not as asterisks', () => {
+    const { container } = render(<TextBlockView text="It is **easy to g" streaming />);
+    expect(container.querySelector('strong')?.textContent).toBe('easy to g');
+    expect(container.textContent).not.toContain('*');
+  });
+});
+
+describe('a text cut off where its stream broke', () => {
+  it('keeps its end repaired: half a link shows as its text, with no link to a half URL', () => {
+    const text =
+      'Read [streaming documentation](https://docs.anthropic.com/en/docs/build-with-clau';
+    const { container } = render(<TextBlockView text={text} incomplete />);
+    expect(container.textContent).toBe('Read streaming documentation');
+    expect(container.querySelector('a')).toBeNull();
+    expect(container.querySelector('[aria-busy]')).toBeNull();
+  });
+
+  it('is what ContentBlockView shows for an incomplete text block', async () => {
+    const { ContentBlockView } = await import('../../src/components/content-block-view.js');
+    const block: BlockState = {
+      index: 0,
+      status: 'incomplete',
+      block: { type: 'text', text: 'It was **almost d', citations: null },
+    };
+    const { container } = render(<ContentBlockView block={block} />);
+    expect(container.querySelector('strong')?.textContent).toBe('almost d');
   });
 });
 
@@ -100,9 +168,10 @@ describe('repairStreamingTail on long runs of markers (issue 14, defect 2)', () 
     expect(repairStreamingTail('`a*b` word*', null)).toBe('`a*b` word');
     // `` closes only at ``; the single backtick inside is code too.
     expect(repairStreamingTail('``a`*`` word*', null)).toBe('``a`*`` word');
-    // A backtick run with no partner of its length is literal, so the `*` after it counts.
-    expect(repairStreamingTail('``a *b* c*', null)).toBe('``a *b* c');
-    expect(repairStreamingTail('``a *b c*', null)).toBe('``a *b c*');
+    // A backtick run with no partner of its length is literal, so the `*` after it counts
+    // (the code span it opens is then closed for display, see closing below).
+    expect(repairStreamingTail('``a *b* c*', null)).toBe('``a *b* c``');
+    expect(repairStreamingTail('``a *b c*', null)).toBe('``a *b c*``');
   });
 
   it('trims a long blank run before an opening fence line in one pass', () => {
