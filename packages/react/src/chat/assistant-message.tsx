@@ -21,6 +21,7 @@ import {
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn } from '../store/types.js';
+import { answerGoesOn, answerParts } from './answer-round.js';
 import type { StreamRecorder } from './stream-recorder.js';
 import { answerMarkdown, blockText } from './turn-text.js';
 
@@ -119,6 +120,13 @@ export const AssistantMessage = memo(function AssistantMessage(
   );
   // Code colours computed off the main thread join the store's commit instead of adding one.
   useEffect(() => (branchStore ? publishWithStore(branchStore) : undefined), [branchStore]);
+  // Its answer goes on in a later turn after the tool results: that part carries the actions.
+  // (`last` turns false as the next part starts, so this is read again then.)
+  const goesOn =
+    !last &&
+    branchStore !== undefined &&
+    isFinalStatus(turn.stream.status) &&
+    answerGoesOn(branchStore.getState().tree, turn);
   return (
     <article
       ref={attachArticle}
@@ -126,6 +134,7 @@ export const AssistantMessage = memo(function AssistantMessage(
       aria-label="Assistant"
       data-turn-id={turn.id}
       data-last={last || undefined}
+      data-goes-on={goesOn || undefined}
       tabIndex={-1}
     >
       <DisplayProgressContext.Provider value={progress}>
@@ -159,7 +168,7 @@ export const AssistantMessage = memo(function AssistantMessage(
           <AnswerSources />
         </AnswerScope>
       </DisplayProgressContext.Provider>
-      <AnswerEnd {...props} progress={progress} statusTarget={statusTarget} />
+      <AnswerEnd {...props} progress={progress} statusTarget={statusTarget} goesOn={goesOn} />
     </article>
   );
 });
@@ -188,9 +197,11 @@ function AnswerEnd({
   branchStore,
   progress,
   statusTarget,
+  goesOn,
 }: AssistantMessageProps & {
   progress: DisplayProgress;
   statusTarget: StatusTarget;
+  goesOn: boolean;
 }): ReactElement {
   useDisplayProgressSteps(progress);
   const { stream } = turn;
@@ -207,11 +218,15 @@ function AnswerEnd({
   // A tool still waiting for approval or running: the answer is not over, so it offers no
   // Copy, Regenerate or feedback yet (they come with the tool's result).
   const toolPending = Object.values(turn.toolResults).some((result) => !isSettledResult(result));
-  const settled = final && !(last && busy) && !toolPending;
+  const settled = final && !(last && busy) && !toolPending && !goesOn;
   const usage = stream.message?.usage;
-  // Only a settled answer offers Copy: joining every text block on each frame of a streaming
-  // answer (and on each display step) was work that grew with the answer.
-  const markdown = settled ? answerMarkdown(turn) : '';
+  // The answer this turn ends, with the parts before its tool results: Copy takes all their
+  // text, Regenerate and the versions act on its first turn. Only a settled answer offers
+  // Copy: joining every text block on each frame of a streaming answer (and on each display
+  // step) was work that grew with the answer.
+  const parts = settled && branchStore ? answerParts(branchStore.getState().tree, turn) : [turn];
+  const first = (parts[0] as AssistantTurn).id;
+  const markdown = settled ? parts.map(answerMarkdown).filter(Boolean).join('\n\n') : '';
   return (
     <>
       {content.length === 0 && stream.status === 'idle' ? (
@@ -254,10 +269,10 @@ function AnswerEnd({
       ) : null}
       {settled && actions && (markdown !== '' || stream.message !== null) ? (
         <div className="ms-message__footer">
-          {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+          {branchStore ? <BranchPicker store={branchStore} turnId={first} /> : null}
           <MessageActions
             copyText={markdown === '' ? undefined : markdown}
-            onRegenerate={actions.regenerate ? () => actions.regenerate?.(turn.id) : undefined}
+            onRegenerate={actions.regenerate ? () => actions.regenerate?.(first) : undefined}
             onFeedback={
               actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined
             }

@@ -109,6 +109,14 @@ function readerOf<K extends RecordKey>(
 const entryOf = <K extends RecordKey>(tree: ConversationTree, key: K, id: string) =>
   readerOf(tree, key)(id);
 
+/** The child of `id` the shown path goes through (as `activePath` picks it), if any. */
+export function shownChildOf(tree: ConversationTree, id: string): Turn | undefined {
+  const children = childrenOf(tree, id);
+  if (children === undefined || children.length === 0) return undefined;
+  const index = clampIndex(selectedOf(tree, id) ?? children.length - 1, children.length);
+  return nodeOf(tree, children[index] as string);
+}
+
 /** One turn of `tree` by id, without building the tree's records. */
 export const nodeOf = (tree: ConversationTree, id: string): Turn | undefined =>
   entryOf(tree, 'nodes', id);

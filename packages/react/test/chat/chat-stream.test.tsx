@@ -84,13 +84,35 @@ describe('<ChatStream/> with a tool that needs approval', () => {
     const [id] = toolIds(store.getState().turns.at(-1) as AssistantTurn);
     await act(() => store.getState().approveToolCall(id as string));
     await waitFor(() => expect(store.getState().status).toBe('complete'));
+    // The call and the answer after its result are one answer: one action row, at its end.
     const [first, second] = within(log()).getAllByRole('article', { name: 'Assistant' });
     expect(
       within(first as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
-    ).not.toBeNull();
+    ).toBeNull();
+    expect(first?.hasAttribute('data-goes-on')).toBe(true);
     expect(
       within(second as HTMLElement).queryByRole('toolbar', { name: 'Answer actions' }),
     ).not.toBeNull();
+    expect(within(log()).getAllByRole('toolbar', { name: 'Answer actions' })).toHaveLength(1);
+  });
+
+  it('copies every part of an answer that used a tool, and regenerates it from its first part', async () => {
+    const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Weather?'));
+    const asking = store.getState().turns.at(-1) as AssistantTurn;
+    await act(() => store.getState().approveToolCall(toolIds(asking)[0] as string));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const actions = screen.getByRole('toolbar', { name: 'Answer actions' });
+    await user.click(within(actions).getByRole('button', { name: 'Copy' }));
+    const copied = await navigator.clipboard.readText();
+    expect(copied.startsWith("Okay, let's check the weather")).toBe(true);
+    expect(copied.endsWith('\n\nIt is 18 degrees.')).toBe(true);
+
+    const regenerate = vi.spyOn(store.getState(), 'regenerate').mockResolvedValue();
+    await user.click(within(actions).getByRole('button', { name: 'Regenerate' }));
+    expect(regenerate).toHaveBeenCalledWith(asking.id);
   });
 
   it('moves focus to the next call waiting for a decision, then to the composer', async () => {
