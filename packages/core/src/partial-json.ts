@@ -104,10 +104,6 @@ function hexValue(c: number): number {
   return -1;
 }
 
-function show(c: number): string {
-  return JSON.stringify(String.fromCharCode(c));
-}
-
 /**
  * How deep containers may nest before the parser stops with an error. A read copies the
  * open containers on the path to the cursor, so without a limit a pathological input
@@ -310,6 +306,11 @@ export class PartialJsonParser {
     return Number.POSITIVE_INFINITY;
   }
 
+  /** Fails at character `c`, with what was wanted there (`, expected …`) or where it was. */
+  #unexpected(c: number, position: number, context: string): number {
+    return this.#fail(`Unexpected ${JSON.stringify(String.fromCharCode(c))}${context}`, position);
+  }
+
   /** Marks the in-progress scalar as changed, which invalidates every open ancestor. */
   #touch(): void {
     this.#changed = true;
@@ -387,19 +388,19 @@ export class PartialJsonParser {
           this.#startString(true);
           return i + 1;
         }
-        return this.#fail(`Expected a property name or '}' but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ", expected a property name or '}'");
       case S_KEY:
         if (c === 0x22) {
           this.#startString(true);
           return i + 1;
         }
-        return this.#fail(`Expected a property name but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ', expected a property name');
       case S_COLON:
         if (c === 0x3a) {
           this.#state = S_VALUE;
           return i + 1;
         }
-        return this.#fail(`Expected ':' after property name but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ", expected ':'");
       case S_AFTER: {
         const f = this.#top as Frame;
         if (c === 0x2c) {
@@ -410,15 +411,10 @@ export class PartialJsonParser {
           this.#close();
           return i + 1;
         }
-        return this.#fail(
-          f.isArray
-            ? `Expected ',' or ']' after array element but found ${show(c)}`
-            : `Expected ',' or '}' after property value but found ${show(c)}`,
-          base + i,
-        );
+        return this.#unexpected(c, base + i, `, expected ',' or '${f.isArray ? ']' : '}'}'`);
       }
       default:
-        return this.#fail(`Unexpected non-whitespace character ${show(c)} after JSON`, base + i);
+        return this.#unexpected(c, base + i, ', expected the end');
     }
   }
 
@@ -451,7 +447,7 @@ export class PartialJsonParser {
           this.#state = S_NUMBER;
           return i; // scanNumber consumes the first character itself
         }
-        return this.#fail(`Unexpected character ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ', expected a value');
     }
   }
 
@@ -496,7 +492,7 @@ export class PartialJsonParser {
       this.#state = S_ESCAPE;
       return j + 1;
     }
-    return this.#fail('Bad control character in string literal', base + j);
+    return this.#unexpected(c, base + j, ' in a string');
   }
 
   #escape(c: number, i: number, base: number): number {
@@ -532,7 +528,7 @@ export class PartialJsonParser {
         this.#state = S_UNICODE;
         return i + 1;
       default:
-        return this.#fail('Bad escaped character', base + i);
+        return this.#unexpected(c, base + i, ' in an escape');
     }
     this.#appendUnit(decoded, false);
     return i + 1;
@@ -540,7 +536,7 @@ export class PartialJsonParser {
 
   #unicodeDigit(c: number, i: number, base: number): number {
     const h = hexValue(c);
-    if (h < 0) return this.#fail('Bad Unicode escape', base + i);
+    if (h < 0) return this.#unexpected(c, base + i, ' in an escape');
     this.#unicode = this.#unicode * 16 + h;
     if (++this.#unicodeDigits === 4) {
       const u = this.#unicode;
@@ -563,7 +559,7 @@ export class PartialJsonParser {
 
   #literalChar(c: number, i: number, base: number): number {
     if (c !== this.#literal.charCodeAt(this.#literalIndex)) {
-      return this.#fail(`Unexpected character ${show(c)} in literal`, base + i);
+      return this.#unexpected(c, base + i, ` in ${this.#literal}`);
     }
     if (++this.#literalIndex === this.#literal.length) this.#emit(this.#literalValue);
     return i + 1;
@@ -632,7 +628,7 @@ export class PartialJsonParser {
     if (j === n) return n;
     const c = s.charCodeAt(j);
     if (ns === N_ZERO && c >= 0x30 && c <= 0x39) {
-      return this.#fail('Unexpected number: a leading zero must stand alone', base + j);
+      return this.#unexpected(c, base + j, ' after a leading zero');
     }
     if (((N_END_MASK >> ns) & 1) === 1) {
       const value = Number(this.#numText);
@@ -640,11 +636,8 @@ export class PartialJsonParser {
       this.#emit(value);
       return j; // the terminator is handled by the state the container is now in
     }
-    let what: string;
-    if (ns === N_MINUS) what = 'No number after minus sign';
-    else if (ns === N_DOT) what = 'Unterminated fractional number';
-    else what = 'Exponent part is missing a number';
-    return this.#fail(`${what}: unexpected ${show(c)}`, base + j);
+    // After a minus sign, a decimal point or an exponent's `e` or sign.
+    return this.#unexpected(c, base + j, ', expected a digit');
   }
 }
 

@@ -9,17 +9,19 @@ import {
 } from './content.js';
 import { errorFromEvent } from './errors.js';
 import { emptyMessage } from './message.js';
-import { isPlainObject, setOwn } from './object.js';
+import { isNonEmptyString, isPlainObject, setOwn } from './object.js';
 import { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 import type {
   ContentBlock,
   ContentBlockDelta,
   ContentBlockDeltaEvent,
   ContentBlockStartEvent,
+  ContentBlockStopEvent,
   Message,
   MessageDeltaEvent,
   MessageFields,
   StreamEvent,
+  UnknownEvent,
   Usage,
 } from './protocol.js';
 import {
@@ -134,16 +136,11 @@ const KNOWN_BLOCK_TYPES = new Set([
 
 function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
   if (event === null || typeof event !== 'object') {
-    return diagnose(state, 'malformed_event', 'An event must be an object.', event);
+    return diagnose(state, 'malformed_event', 'Not an object.', event);
   }
   if (event.type === 'ping') return state;
   if (isFinalStatus(state.status)) {
-    return diagnose(
-      state,
-      'event_after_end',
-      `A ${event.type} event arrived after the stream ended; it was not applied.`,
-      event,
-    );
+    return diagnose(state, 'event_after_end', `${event.type} after the end: not applied.`, event);
   }
   const started: StreamState = state.status === 'idle' ? { ...state, status: 'streaming' } : state;
   switch (event.type) {
@@ -154,7 +151,7 @@ function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
     case 'content_block_delta':
       return applyDelta(afterStopCheck(started, event), event);
     case 'content_block_stop':
-      return stopBlock(afterStopCheck(started, event), event.index, event);
+      return stopBlock(afterStopCheck(started, event), event);
     case 'message_delta':
       return applyMessageDelta(afterStopCheck(started, event), event);
     case 'message_stop':
@@ -170,30 +167,16 @@ function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
         message: started.message && settleBlocks(started.message),
       };
     case 'invalid_event':
-      return diagnose(
-        started,
-        'invalid_event',
-        `Event data could not be read (${event.reason}); kept raw.`,
-        event,
-      );
-    case 'unknown_event':
-      return diagnose(
-        started,
-        'unknown_event',
-        `Unknown event type ${describeType(event.data) ?? event.event ?? '(none)'}; kept raw.`,
-        event,
-      );
-    default:
-      return diagnose(started, 'unknown_event', 'Unrecognised event; kept raw.', event);
+      return diagnose(started, 'invalid_event', `Unreadable event: ${event.reason}`, event);
+    default: {
+      // An unknown_event names its type in its data or by its SSE name; any other event is
+      // an object of a type this version does not know.
+      const { type, event: name, data } = event as Partial<UnknownEvent>;
+      const named =
+        type === 'unknown_event' ? ((data as { type?: unknown } | null)?.type ?? name) : type;
+      return diagnose(started, 'unknown_event', `Unknown event type ${String(named)}.`, event);
+    }
   }
-}
-
-function describeType(data: unknown): string | undefined {
-  return data !== null &&
-    typeof data === 'object' &&
-    typeof (data as { type?: unknown }).type === 'string'
-    ? (data as { type: string }).type
-    : undefined;
 }
 
 /**
@@ -286,18 +269,19 @@ function startMessage(state: StreamState, wire: unknown, event: StreamEvent): St
   const spliced = diagnose(
     state,
     'second_message_start',
-    `A second message_start (${message.id || 'no id'}) replaced ${state.message.id || 'the message'}; the earlier one is kept in superseded.`,
+    `A second message_start replaced ${state.message.id || 'the message'} (kept in superseded).`,
     event,
   );
-  const kept = state.superseded;
-  const superseded =
-    kept.length < MAX_SUPERSEDED
-      ? [...kept, settleBlocks(state.message)]
-      : [...kept.slice(kept.length - MAX_SUPERSEDED + 1), settleBlocks(state.message)];
-  const next: StreamState = { ...spliced, message, stopReceived: false, superseded };
-  return kept.length < MAX_SUPERSEDED
-    ? next
-    : { ...next, supersededDropped: (state.supersededDropped ?? 0) + 1 };
+  const superseded = [...state.superseded, settleBlocks(state.message)];
+  const next: StreamState = {
+    ...spliced,
+    message,
+    stopReceived: false,
+    superseded: superseded.slice(-MAX_SUPERSEDED),
+  };
+  return superseded.length > MAX_SUPERSEDED
+    ? { ...next, supersededDropped: (state.supersededDropped ?? 0) + 1 }
+    : next;
 }
 
 /** The current message is the placeholder `withMessage` started (its diagnostic says so). */
@@ -338,11 +322,7 @@ function fillPlaceholder(
 function withMessage(state: StreamState, event: StreamEvent): StreamState {
   if (state.message !== null) return state;
   return {
-    ...diagnose(
-      state,
-      'event_before_message_start',
-      `${event.type} arrived before message_start; an empty message was started for it.`,
-    ),
+    ...diagnose(state, 'event_before_message_start', `${event.type} before message_start.`),
     message: EMPTY_MESSAGE,
   };
 }
@@ -472,11 +452,7 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
   let next = withMessage(state, event);
   const block = createBlockState(event.index, event.content_block, 'streaming');
   if (!KNOWN_BLOCK_TYPES.has(block.block.type)) {
-    next = diagnose(
-      next,
-      'unknown_block_type',
-      `Block type ${block.block.type} is not known to this version; kept as it came.`,
-    );
+    next = diagnose(next, 'unknown_block_type', `Unknown block type ${block.block.type}.`);
   }
   const message = next.message as LiveMessage;
   const content = blocksOf(message);
@@ -485,7 +461,7 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
     return diagnose(
       next,
       'duplicate_block_index',
-      `A second content_block_start for index ${event.index}; the first block was kept.`,
+      `Block ${event.index} started again; the first kept.`,
       event,
     );
   }
@@ -506,23 +482,23 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
  * `message.model` follows it, as the SDK's accumulator does.
  */
 function fallbackModel(block: ContentBlock): string | undefined {
-  const to = (block as { to?: unknown }).to;
-  if (isPlainObject(to) && typeof to.model === 'string' && to.model !== '') return to.model;
-  if (typeof to === 'string' && to !== '') return to;
-  const legacy = (block as { to_model?: unknown }).to_model;
-  return typeof legacy === 'string' && legacy !== '' ? legacy : undefined;
+  const { to, to_model } = block as { to?: { model?: unknown }; to_model?: unknown };
+  return [to?.model, to, to_model].find(isNonEmptyString) as string | undefined;
 }
 
-function stopBlock(state: StreamState, index: number, event: StreamEvent): StreamState {
+/** An event for a block that never started. */
+const unknownIndex = (state: StreamState, event: ContentBlockDeltaEvent | ContentBlockStopEvent) =>
+  diagnose(
+    state,
+    'unknown_block_index',
+    `${event.type} for unknown block ${String(event.index)}.`,
+    event,
+  );
+
+function stopBlock(state: StreamState, event: ContentBlockStopEvent): StreamState {
+  const index = event.index;
   const [content, position] = locate(state, index);
-  if (position === -1) {
-    return diagnose(
-      state,
-      'unknown_block_index',
-      `content_block_stop for unknown index ${index}.`,
-      event,
-    );
-  }
+  if (position === -1) return unknownIndex(state, event);
   const block = (content as Blocks).at(position) as BlockState;
   if (block.status === 'complete') return state;
   let next = replaceBlock(state, position, { ...block, status: 'complete' });
@@ -530,7 +506,7 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
     next = diagnose(
       next,
       'invalid_tool_input',
-      `The input of block ${index} is not valid JSON (${block.inputError.message}); the raw text is kept in inputJson.`,
+      `Block ${index} input is not JSON: ${block.inputError.message}`,
     );
   }
   return next;
@@ -538,14 +514,7 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
 
 function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamState {
   const [content, position] = locate(state, event.index);
-  if (position === -1) {
-    return diagnose(
-      state,
-      'unknown_block_index',
-      `content_block_delta for index ${String(event.index)}, which never started; kept raw.`,
-      event,
-    );
-  }
+  if (position === -1) return unknownIndex(state, event);
   const current = (content as Blocks).at(position) as BlockState;
   const delta = event.delta;
   const updated = deltaApplier(current, delta);
@@ -565,13 +534,13 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
     ? diagnose(
         kept,
         'delta_type_mismatch',
-        `A ${delta.type} does not fit block ${event.index} (${current.block.type}); kept in otherDeltas.`,
+        `${delta.type} does not fit block ${event.index} (${current.block.type}).`,
         event,
       )
     : diagnose(
         kept,
         'unknown_delta_type',
-        `Unknown delta type ${String(delta?.type)} for block ${event.index}; kept in otherDeltas.`,
+        `Unknown delta type ${String(delta?.type)} for block ${event.index}.`,
         event,
       );
 }
