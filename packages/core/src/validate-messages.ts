@@ -74,7 +74,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
     const role = isPlainObject(entry) ? entry.role : undefined;
     const blocks = isPlainObject(entry) ? blocksOf(entry.content) : null;
     if ((role !== 'user' && role !== 'assistant') || blocks === null) {
-      add('bad_message', i, `Message ${i} needs a role of "user" or "assistant" and content.`);
+      add('bad_message', i, `Message ${i} needs a user or assistant role and content.`);
       previousRole = null;
       open = null;
       return;
@@ -113,7 +113,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
             add(
               'orphan_tool_result',
               i,
-              `Message ${i} has a tool_result for ${String(id)}, which the message before did not call.`,
+              `Message ${i} answers ${String(id)}, which the message before did not call.`,
               b,
             );
           }
@@ -133,7 +133,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
             add(
               'thinking_without_signature',
               i,
-              `Message ${i} has a ${block.type} block without its ${block.type === 'thinking' ? 'signature' : 'data'}: only whole thinking can be sent back.`,
+              `Message ${i} has a ${block.type} block without its ${block.type === 'thinking' ? 'signature' : 'data'}.`,
               b,
             );
           }
@@ -150,7 +150,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
         add(
           'unanswered_tool_use',
           i - 1,
-          `Message ${i - 1} calls ${missing.join(', ')} but message ${i} has no tool_result for ${missing.length > 1 ? 'them' : 'it'}.`,
+          `Message ${i - 1} calls ${missing.join(', ')} with no tool_result in message ${i}.`,
         );
       }
     }
