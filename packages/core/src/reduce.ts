@@ -597,7 +597,7 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
       };
     case 'input_json_delta':
       if (!hasInput(block) || typeof delta.partial_json !== 'string') return undefined;
-      return appendInputJson(current, delta.partial_json as string);
+      return InputBlock.append(current, delta.partial_json as string);
     case 'compaction_delta': {
       // Beta: a compaction block's summary streams into its `content`; `encrypted_content`
       // is opaque and must go back verbatim, so the latest one sent is kept.
@@ -639,73 +639,106 @@ class InputLineage {
   total = 0;
 }
 
-/**
- * One state's view of its block's input: the first `count` fragments of a lineage (the
- * text `json`). Reading a state the lineage has moved past (an older state, or a branch
- * reduced again from one) parses its own text once instead of trusting the shared parser.
- * That keeps the reducer pure for callers who branch, at no cost to those who do not.
- */
-class InputReader {
-  private cached: { value: unknown; error: JsonSyntaxError | null } | undefined;
-
-  constructor(
-    readonly lineage: InputLineage,
-    readonly count: number,
-    readonly json: string,
-    /** The `input` of `content_block_start`, shown until the JSON yields a value. */
-    readonly initial: unknown,
-  ) {}
-
-  read(): { value: unknown; error: JsonSyntaxError | null } {
-    if (this.cached !== undefined) return this.cached;
-    const lineage = this.lineage;
-    let value: unknown;
-    let error: JsonSyntaxError | null;
-    if (lineage.parsed <= this.count) {
-      const behind = this.count - lineage.parsed;
-      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
-      if (behind > 0) {
-        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
-        lineage.parsed = this.count;
-      }
-      value = lineage.parser.value();
-      error = lineage.parser.error;
-    } else {
-      ({ value, error } = parsePartialJson(this.json));
-    }
-    this.cached = { value: value === undefined ? (this.initial ?? {}) : value, error };
-    return this.cached;
-  }
+/** What a read of a block's input gives: the value so far, and the first syntax error. */
+interface InputRead {
+  readonly value: unknown;
+  readonly error: JsonSyntaxError | null;
 }
 
 /**
- * A block whose `input` is read from its reader on demand. A class so that the reader can
- * ride along in a private field (invisible to spreads, equality and JSON) and every
- * instance can share one getter; both make a delta cheaper than a closure and a side table
- * (the tool-input rows of `pnpm bench`, bench/src/pipeline.ts). `input` is still an own
- * enumerable property, so spreading, comparing and serializing the block see the value,
- * like on any plain block.
+ * A block whose `input` is read on demand from the first `#count` fragments of a lineage
+ * (the text `#json`). Reading a state the lineage has moved past (an older state, or a
+ * branch reduced again from one) parses its own text once instead of trusting the shared
+ * parser: that keeps the reducer pure for callers who branch, at no cost to those who do
+ * not. A class so that what it reads from rides along in private fields (invisible to
+ * spreads, equality and JSON) and every instance can share one getter; both make a delta
+ * cheaper than a closure and a side table (the tool-input rows of `pnpm bench`,
+ * bench/src/pipeline.ts). `input` is still an own enumerable property, so spreading,
+ * comparing and serializing the block see the value, like on any plain block.
  */
 class InputBlock {
-  readonly #reader: InputReader;
+  readonly #lineage: InputLineage;
+  readonly #count: number;
+  readonly #json: string;
+  /** The `input` of `content_block_start`, shown until the JSON yields a value. */
+  readonly #initial: unknown;
+  #read: InputRead | undefined;
 
-  constructor(fields: ContentBlock, reader: InputReader) {
+  constructor(fields: ContentBlock, lineage: InputLineage, json: string, initial: unknown) {
     const self = this as unknown as Record<string, unknown>;
     // Every field but `input`, without reading it (that would parse the previous text); a
     // `__proto__` field stays a field (assigning it would swap this block's prototype).
     for (const key of Object.keys(fields)) if (key !== 'input') setOwn(self, key, fields[key]);
-    this.#reader = reader;
+    this.#lineage = lineage;
+    this.#count = lineage.total;
+    this.#json = json;
+    this.#initial = initial;
     Object.defineProperty(this, 'input', INPUT_PROPERTY);
   }
 
-  static readerOf(block: unknown): InputReader | undefined {
-    return block instanceof InputBlock ? block.#reader : undefined;
+  /** The input of `block`, parsed as far as this state's text; undefined for other blocks. */
+  static read(block: unknown): InputRead | undefined {
+    return block instanceof InputBlock ? block.#parsed() : undefined;
+  }
+
+  #parsed(): InputRead {
+    if (this.#read !== undefined) return this.#read;
+    const lineage = this.#lineage;
+    let value: unknown;
+    let error: JsonSyntaxError | null;
+    if (lineage.parsed <= this.#count) {
+      const behind = this.#count - lineage.parsed;
+      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
+      if (behind > 0) {
+        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
+        lineage.parsed = this.#count;
+      }
+      value = lineage.parser.value();
+      error = lineage.parser.error;
+    } else {
+      ({ value, error } = parsePartialJson(this.#json));
+    }
+    this.#read = { value: value === undefined ? (this.#initial ?? {}) : value, error };
+    return this.#read;
+  }
+
+  /** The block state with `fragment` appended to its input. */
+  static append(current: BlockState, fragment: string): BlockState {
+    const previous = current.block instanceof InputBlock ? current.block : undefined;
+    const before = current.inputJson ?? '';
+    let lineage: InputLineage;
+    if (previous && previous.#lineage.total === previous.#count && previous.#json === before) {
+      lineage = previous.#lineage;
+    } else {
+      // The first fragment, or a state the shared lineage has moved past (a branch).
+      lineage = new InputLineage();
+      if (before !== '') {
+        lineage.pending.push(before);
+        lineage.total = 1;
+      }
+    }
+    lineage.pending.push(fragment);
+    lineage.total++;
+    const json = before + fragment;
+    const block = new InputBlock(
+      current.block,
+      lineage,
+      json,
+      previous ? previous.#initial : (current.block as { input?: unknown }).input,
+    ) as unknown as ContentBlock;
+    // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
+    // spread clone on a slow path, and this runs for every fragment.
+    const next: BlockState =
+      current.otherDeltas === undefined && current.otherDeltasDropped === undefined
+        ? { index: current.index, status: current.status, block, inputJson: json }
+        : { ...withoutInputError(current), block, inputJson: json };
+    return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
   }
 }
 
 const INPUT_PROPERTY: PropertyDescriptor = {
   get(this: InputBlock) {
-    return InputBlock.readerOf(this)?.read().value;
+    return InputBlock.read(this)?.value;
   },
   enumerable: true,
   configurable: true,
@@ -714,41 +747,11 @@ const INPUT_PROPERTY: PropertyDescriptor = {
 /** `inputError` of a block state, read (and so parsed) only when asked, like `input`. */
 const INPUT_ERROR_PROPERTY: PropertyDescriptor = {
   get(this: BlockState) {
-    return InputBlock.readerOf(this.block)?.read().error ?? null;
+    return InputBlock.read(this.block)?.error ?? null;
   },
   enumerable: true,
   configurable: true,
 };
-
-function appendInputJson(current: BlockState, fragment: string): BlockState {
-  const previous = InputBlock.readerOf(current.block);
-  const before = current.inputJson ?? '';
-  let lineage = previous?.lineage;
-  if (lineage === undefined || lineage.total !== previous?.count || previous.json !== before) {
-    // The first fragment, or a state the shared lineage has moved past (a branch).
-    lineage = new InputLineage();
-    if (before !== '') {
-      lineage.pending.push(before);
-      lineage.total = 1;
-    }
-  }
-  lineage.pending.push(fragment);
-  lineage.total++;
-  const reader = new InputReader(
-    lineage,
-    lineage.total,
-    before + fragment,
-    previous ? previous.initial : (current.block as { input?: unknown }).input,
-  );
-  const block = new InputBlock(current.block, reader) as unknown as ContentBlock;
-  // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
-  // spread clone on a slow path, and this runs for every fragment.
-  const next: BlockState =
-    current.otherDeltas === undefined && current.otherDeltasDropped === undefined
-      ? { index: current.index, status: current.status, block, inputJson: reader.json }
-      : { ...withoutInputError(current), block, inputJson: reader.json };
-  return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
-}
 
 /** A copy of a block state without its `inputError` (not read: reading it would parse). */
 function withoutInputError(entry: BlockState): BlockState {
