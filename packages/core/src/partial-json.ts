@@ -97,13 +97,6 @@ class Frame {
   }
 }
 
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  return -1;
-}
-
 /**
  * How deep containers may nest before the parser stops with an error. A read copies the
  * open containers on the path to the cursor, so without a limit a pathological input
@@ -496,47 +489,23 @@ export class PartialJsonParser {
   }
 
   #escape(c: number, i: number, base: number): number {
-    let decoded: string;
-    switch (c) {
-      case 0x22:
-        decoded = '"';
-        break;
-      case 0x5c:
-        decoded = '\\';
-        break;
-      case 0x2f:
-        decoded = '/';
-        break;
-      case 0x62:
-        decoded = '\b';
-        break;
-      case 0x66:
-        decoded = '\f';
-        break;
-      case 0x6e:
-        decoded = '\n';
-        break;
-      case 0x72:
-        decoded = '\r';
-        break;
-      case 0x74:
-        decoded = '\t';
-        break;
-      case 0x75:
-        this.#unicode = 0;
-        this.#unicodeDigits = 0;
-        this.#state = S_UNICODE;
-        return i + 1;
-      default:
-        return this.#unexpected(c, base + i, ' in an escape');
+    if (c === 0x75 /* u */) {
+      this.#unicode = 0;
+      this.#unicodeDigits = 0;
+      this.#state = S_UNICODE;
+      return i + 1;
     }
-    this.#appendUnit(decoded, false);
+    // The characters a backslash may escape, and what each stands for, at the same place.
+    const at = '"\\/bfnrt'.indexOf(String.fromCharCode(c));
+    if (at < 0) return this.#unexpected(c, base + i, ' in an escape');
+    this.#appendUnit('"\\/\b\f\n\r\t'.charAt(at), false);
     return i + 1;
   }
 
   #unicodeDigit(c: number, i: number, base: number): number {
-    const h = hexValue(c);
-    if (h < 0) return this.#unexpected(c, base + i, ' in an escape');
+    // NaN for anything but a hex digit.
+    const h = Number.parseInt(String.fromCharCode(c), 16);
+    if (Number.isNaN(h)) return this.#unexpected(c, base + i, ' in an escape');
     this.#unicode = this.#unicode * 16 + h;
     if (++this.#unicodeDigits === 4) {
       const u = this.#unicode;
