@@ -333,14 +333,9 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
   const { type: _type, delta, usage, ...extra } = event;
   const next: Record<string, unknown> = { ...fieldsOf(message) };
   // Fields a delta may set; a null never erases what an earlier delta said (the same rule
-  // as usage), and the message's own structure (content, usage) is never replaced. A
-  // `__proto__` key from the wire is a field like any other, never a prototype.
-  for (const source of [extra, isPlainObject(delta) ? delta : {}]) {
-    for (const [key, value] of Object.entries(source)) {
-      if (value === null || value === undefined || PROTECTED_FIELDS.has(key)) continue;
-      setOwn(next, key, value);
-    }
-  }
+  // as usage), and the message's own structure (content, usage) is never replaced.
+  copyDefined(next, extra, PROTECTED_FIELDS);
+  if (isPlainObject(delta)) copyDefined(next, delta, PROTECTED_FIELDS);
   next.usage = mergeUsage(message.usage, usage);
   return { ...withMsg, message: withFields(message, next as MessageFields) };
 }
@@ -352,13 +347,22 @@ const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
  * `message_start` value; fields nobody knows yet pass through.
  */
 export function mergeUsage(base: Usage, update: Usage | null | undefined): Usage {
-  if (!isPlainObject(update)) return base;
-  const merged: Usage = { ...base };
-  for (const key of Object.keys(update)) {
-    const value = update[key];
-    if (value !== null && value !== undefined) setOwn(merged, key, value);
+  return isPlainObject(update) ? copyDefined({ ...base }, update) : base;
+}
+
+/**
+ * `target` with every field of `source` that has a value (neither null nor undefined), but
+ * those in `skip`. A `__proto__` key from the wire is a field like any other, never a prototype.
+ */
+function copyDefined<T extends Record<string, unknown>>(
+  target: T,
+  source: object,
+  skip?: ReadonlySet<string>,
+): T {
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== null && value !== undefined && !skip?.has(key)) setOwn(target, key, value);
   }
-  return merged;
+  return target;
 }
 
 /** Marks blocks that never received `content_block_stop` as incomplete. */

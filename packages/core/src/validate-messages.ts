@@ -3,7 +3,8 @@
  * gateways and this kit's own tests use it to know a conversation will not be rejected.
  * Total: any input gives a list of problems (empty when valid), nothing throws.
  */
-import { isPlainObject } from './object.js';
+import { isNonEmptyString, isPlainObject } from './object.js';
+import { isWholeThinking } from './sendable.js';
 
 export type MessageProblemCode =
   | 'not_a_list'
@@ -39,8 +40,6 @@ const blocksOf = (content: unknown): Block[] | null =>
     : Array.isArray(content)
       ? content.map((block) => (isPlainObject(block) ? (block as Block) : { type: undefined }))
       : null;
-
-const nonEmptyString = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 /**
  * Problems the API would reject `messages` for: roles alternate, starting with the user;
@@ -100,7 +99,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
           break;
         case 'tool_use':
           if (role === 'user') add('tool_use_in_user', i, `Message ${i} (user) has a tool_use.`, b);
-          else if (nonEmptyString(block.id)) uses.add(block.id as string);
+          else if (isNonEmptyString(block.id)) uses.add(block.id);
           break;
         case 'tool_result': {
           if (role === 'assistant') {
@@ -125,11 +124,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
             add('thinking_in_user', i, `Message ${i} (user) has a thinking block.`, b);
             break;
           }
-          const whole =
-            block.type === 'thinking'
-              ? typeof block.thinking === 'string' && nonEmptyString(block.signature)
-              : nonEmptyString(block.data);
-          if (!whole) {
+          if (!isWholeThinking(block)) {
             add(
               'thinking_without_signature',
               i,
