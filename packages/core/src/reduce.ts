@@ -522,9 +522,9 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
   const current = (content as Blocks).at(position) as BlockState;
   const delta = event.delta;
   const updated = deltaApplier(current, delta);
-  if (updated !== undefined) return replaceBlock(state, position, updated);
-
-  const known = delta !== null && typeof delta === 'object' && KNOWN_DELTA_TYPES.has(delta.type);
+  if (updated) return replaceBlock(state, position, updated);
+  // null: a delta of a known type that does not fit this block.
+  const known = updated === null;
   const others = current.otherDeltas ?? [];
   // Bounded like diagnostics, for the same reason; the count says how many were not kept.
   const kept = replaceBlock(
@@ -549,40 +549,34 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
       );
 }
 
-const KNOWN_DELTA_TYPES = new Set([
-  'text_delta',
-  'thinking_delta',
-  'signature_delta',
-  'input_json_delta',
-  'citations_delta',
-  'compaction_delta',
-]);
-
 /**
- * The new block state, or undefined when the delta does not fit. Deltas apply by the field
- * they extend rather than by block type, so a newer block that has `text` or `input` keeps
- * working before this kit knows its name.
+ * The new block state; null when a delta of a known type does not fit the block, undefined
+ * for a delta of a type this version does not know. Deltas apply by the field they extend
+ * rather than by block type, so a newer block that has `text` or `input` keeps working
+ * before this kit knows its name.
  */
-function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState | undefined {
+function deltaApplier(
+  current: BlockState,
+  delta: ContentBlockDelta,
+): BlockState | null | undefined {
   if (delta === null || typeof delta !== 'object') return undefined;
   const block = current.block as Record<string, unknown> & ContentBlock;
   switch (delta.type) {
     case 'text_delta': {
-      if (typeof block.text !== 'string' || typeof delta.text !== 'string') return undefined;
+      if (typeof block.text !== 'string' || typeof delta.text !== 'string') return null;
       const next = { ...block };
       next.text = block.text + delta.text;
       return withBlock(current, next);
     }
     case 'thinking_delta': {
-      if (typeof block.thinking !== 'string' || typeof delta.thinking !== 'string')
-        return undefined;
+      if (typeof block.thinking !== 'string' || typeof delta.thinking !== 'string') return null;
       const next = { ...block };
       next.thinking = block.thinking + delta.thinking;
       return withBlock(current, next);
     }
     case 'signature_delta':
-      if (block.type !== 'thinking' && typeof block.signature !== 'string') return undefined;
-      if (typeof delta.signature !== 'string') return undefined;
+      if (block.type !== 'thinking' && typeof block.signature !== 'string') return null;
+      if (typeof delta.signature !== 'string') return null;
       return {
         ...current,
         block: {
@@ -591,7 +585,7 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
         },
       };
     case 'citations_delta':
-      if (typeof block.text !== 'string' || delta.citation === undefined) return undefined;
+      if (typeof block.text !== 'string' || delta.citation === undefined) return null;
       return {
         ...current,
         block: {
@@ -600,17 +594,17 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
         },
       };
     case 'input_json_delta':
-      if (!hasInput(block) || typeof delta.partial_json !== 'string') return undefined;
+      if (!hasInput(block) || typeof delta.partial_json !== 'string') return null;
       return InputBlock.append(current, delta.partial_json as string);
     case 'compaction_delta': {
       // Beta: a compaction block's summary streams into its `content`; `encrypted_content`
       // is opaque and must go back verbatim, so the latest one sent is kept.
-      if (block.type !== 'compaction') return undefined;
+      if (block.type !== 'compaction') return null;
       const { content, encrypted_content: encrypted } = delta as {
         content?: unknown;
         encrypted_content?: unknown;
       };
-      if (typeof content !== 'string' && typeof encrypted !== 'string') return undefined;
+      if (typeof content !== 'string' && typeof encrypted !== 'string') return null;
       const next = { ...block };
       if (typeof content === 'string') {
         next.content = (typeof block.content === 'string' ? block.content : '') + content;
