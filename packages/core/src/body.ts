@@ -21,22 +21,24 @@ export interface ChunkSource {
   cancel(): Promise<void>;
 }
 
+/** `cancel` of a source that holds nothing to let go. */
+const nothingToCancel = async (): Promise<void> => {};
+
 function wholeSource(body: string | Uint8Array): ChunkSource {
-  let sent = false;
+  let chunk: string | Uint8Array | undefined = body;
   return {
-    read: () => {
-      if (sent) return Promise.resolve(undefined);
-      sent = true;
-      return Promise.resolve(body);
+    read: async () => {
+      const next = chunk;
+      chunk = undefined;
+      return next;
     },
-    cancel: () => Promise.resolve(),
+    cancel: nothingToCancel,
   };
 }
 
+/** A body that fails on every read, like one whose reader fails, rather than when opened. */
 function failingSource(error: unknown): ChunkSource {
-  const failure = Promise.reject(error);
-  failure.catch(noop);
-  return { read: () => failure as never, cancel: () => Promise.resolve() };
+  return { read: () => Promise.reject(error), cancel: nothingToCancel };
 }
 
 function readableStreamSource(body: ReadableStream<Uint8Array>): ChunkSource {

@@ -42,17 +42,17 @@ function interruption(cause: EndCause): StreamError {
     case 'network':
       return createStreamError({
         type: 'network_error',
-        message: cause.message ?? 'The connection failed while the answer was streaming.',
+        message: cause.message ?? 'The connection failed mid-answer.',
       });
     case 'idle_timeout':
       return createStreamError({
         type: 'idle_timeout',
-        message: `No data arrived for ${cause.ms} ms; the stream was closed.`,
+        message: `No data for ${cause.ms} ms.`,
       });
     default:
       return createStreamError({
         type: 'stream_interrupted',
-        message: 'The connection closed before the answer finished.',
+        message: 'The connection closed mid-answer.',
       });
   }
 }

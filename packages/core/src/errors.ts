@@ -1,4 +1,4 @@
-import { isPlainObject } from './object.js';
+import { isNonEmptyString, isPlainObject } from './object.js';
 
 /**
  * A failure, typed so a UI can say what happened and whether trying again can help.
@@ -202,7 +202,7 @@ export function errorFromResponse(status: number, headers: Headers, body: string
   const record = (value: unknown): Record<string, unknown> | undefined =>
     isPlainObject(value) ? value : undefined;
   const text = (value: unknown): string | undefined =>
-    typeof value === 'string' && value !== '' ? value : undefined;
+    isNonEmptyString(value) ? value : undefined;
   const top = record(parsed);
   const inner = record(top?.error);
   const serverType = text(inner?.type);

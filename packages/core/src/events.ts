@@ -143,7 +143,7 @@ function parseCompactDelta(data: string): StreamEvent | undefined {
  */
 export function asLastEvent(event: StreamEvent): StreamEvent {
   if (event.type === 'invalid_event') {
-    event.reason = `stream truncated: the last event ended without its blank line and its ${event.reason}`;
+    event.reason = `stream truncated in this event: ${event.reason}`;
   }
   return event;
 }

@@ -97,17 +97,6 @@ class Frame {
   }
 }
 
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  return -1;
-}
-
-function show(c: number): string {
-  return JSON.stringify(String.fromCharCode(c));
-}
-
 /**
  * How deep containers may nest before the parser stops with an error. A read copies the
  * open containers on the path to the cursor, so without a limit a pathological input
@@ -310,6 +299,11 @@ export class PartialJsonParser {
     return Number.POSITIVE_INFINITY;
   }
 
+  /** Fails at character `c`, with what was wanted there (`, expected …`) or where it was. */
+  #unexpected(c: number, position: number, context: string): number {
+    return this.#fail(`Unexpected ${JSON.stringify(String.fromCharCode(c))}${context}`, position);
+  }
+
   /** Marks the in-progress scalar as changed, which invalidates every open ancestor. */
   #touch(): void {
     this.#changed = true;
@@ -387,19 +381,19 @@ export class PartialJsonParser {
           this.#startString(true);
           return i + 1;
         }
-        return this.#fail(`Expected a property name or '}' but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ", expected a property name or '}'");
       case S_KEY:
         if (c === 0x22) {
           this.#startString(true);
           return i + 1;
         }
-        return this.#fail(`Expected a property name but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ', expected a property name');
       case S_COLON:
         if (c === 0x3a) {
           this.#state = S_VALUE;
           return i + 1;
         }
-        return this.#fail(`Expected ':' after property name but found ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ", expected ':'");
       case S_AFTER: {
         const f = this.#top as Frame;
         if (c === 0x2c) {
@@ -410,15 +404,10 @@ export class PartialJsonParser {
           this.#close();
           return i + 1;
         }
-        return this.#fail(
-          f.isArray
-            ? `Expected ',' or ']' after array element but found ${show(c)}`
-            : `Expected ',' or '}' after property value but found ${show(c)}`,
-          base + i,
-        );
+        return this.#unexpected(c, base + i, `, expected ',' or '${f.isArray ? ']' : '}'}'`);
       }
       default:
-        return this.#fail(`Unexpected non-whitespace character ${show(c)} after JSON`, base + i);
+        return this.#unexpected(c, base + i, ', expected the end');
     }
   }
 
@@ -451,7 +440,7 @@ export class PartialJsonParser {
           this.#state = S_NUMBER;
           return i; // scanNumber consumes the first character itself
         }
-        return this.#fail(`Unexpected character ${show(c)}`, base + i);
+        return this.#unexpected(c, base + i, ', expected a value');
     }
   }
 
@@ -496,51 +485,27 @@ export class PartialJsonParser {
       this.#state = S_ESCAPE;
       return j + 1;
     }
-    return this.#fail('Bad control character in string literal', base + j);
+    return this.#unexpected(c, base + j, ' in a string');
   }
 
   #escape(c: number, i: number, base: number): number {
-    let decoded: string;
-    switch (c) {
-      case 0x22:
-        decoded = '"';
-        break;
-      case 0x5c:
-        decoded = '\\';
-        break;
-      case 0x2f:
-        decoded = '/';
-        break;
-      case 0x62:
-        decoded = '\b';
-        break;
-      case 0x66:
-        decoded = '\f';
-        break;
-      case 0x6e:
-        decoded = '\n';
-        break;
-      case 0x72:
-        decoded = '\r';
-        break;
-      case 0x74:
-        decoded = '\t';
-        break;
-      case 0x75:
-        this.#unicode = 0;
-        this.#unicodeDigits = 0;
-        this.#state = S_UNICODE;
-        return i + 1;
-      default:
-        return this.#fail('Bad escaped character', base + i);
+    if (c === 0x75 /* u */) {
+      this.#unicode = 0;
+      this.#unicodeDigits = 0;
+      this.#state = S_UNICODE;
+      return i + 1;
     }
-    this.#appendUnit(decoded, false);
+    // The characters a backslash may escape, and what each stands for, at the same place.
+    const at = '"\\/bfnrt'.indexOf(String.fromCharCode(c));
+    if (at < 0) return this.#unexpected(c, base + i, ' in an escape');
+    this.#appendUnit('"\\/\b\f\n\r\t'.charAt(at), false);
     return i + 1;
   }
 
   #unicodeDigit(c: number, i: number, base: number): number {
-    const h = hexValue(c);
-    if (h < 0) return this.#fail('Bad Unicode escape', base + i);
+    // NaN for anything but a hex digit.
+    const h = Number.parseInt(String.fromCharCode(c), 16);
+    if (Number.isNaN(h)) return this.#unexpected(c, base + i, ' in an escape');
     this.#unicode = this.#unicode * 16 + h;
     if (++this.#unicodeDigits === 4) {
       const u = this.#unicode;
@@ -563,7 +528,7 @@ export class PartialJsonParser {
 
   #literalChar(c: number, i: number, base: number): number {
     if (c !== this.#literal.charCodeAt(this.#literalIndex)) {
-      return this.#fail(`Unexpected character ${show(c)} in literal`, base + i);
+      return this.#unexpected(c, base + i, ` in ${this.#literal}`);
     }
     if (++this.#literalIndex === this.#literal.length) this.#emit(this.#literalValue);
     return i + 1;
@@ -632,7 +597,7 @@ export class PartialJsonParser {
     if (j === n) return n;
     const c = s.charCodeAt(j);
     if (ns === N_ZERO && c >= 0x30 && c <= 0x39) {
-      return this.#fail('Unexpected number: a leading zero must stand alone', base + j);
+      return this.#unexpected(c, base + j, ' after a leading zero');
     }
     if (((N_END_MASK >> ns) & 1) === 1) {
       const value = Number(this.#numText);
@@ -640,11 +605,8 @@ export class PartialJsonParser {
       this.#emit(value);
       return j; // the terminator is handled by the state the container is now in
     }
-    let what: string;
-    if (ns === N_MINUS) what = 'No number after minus sign';
-    else if (ns === N_DOT) what = 'Unterminated fractional number';
-    else what = 'Exponent part is missing a number';
-    return this.#fail(`${what}: unexpected ${show(c)}`, base + j);
+    // After a minus sign, a decimal point or an exponent's `e` or sign.
+    return this.#unexpected(c, base + j, ', expected a digit');
   }
 }
 

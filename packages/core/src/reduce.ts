@@ -9,17 +9,19 @@ import {
 } from './content.js';
 import { errorFromEvent } from './errors.js';
 import { emptyMessage } from './message.js';
-import { isPlainObject, setOwn } from './object.js';
+import { isNonEmptyString, isPlainObject, setOwn } from './object.js';
 import { type JsonSyntaxError, PartialJsonParser, parsePartialJson } from './partial-json.js';
 import type {
   ContentBlock,
   ContentBlockDelta,
   ContentBlockDeltaEvent,
   ContentBlockStartEvent,
+  ContentBlockStopEvent,
   Message,
   MessageDeltaEvent,
   MessageFields,
   StreamEvent,
+  UnknownEvent,
   Usage,
 } from './protocol.js';
 import {
@@ -134,16 +136,11 @@ const KNOWN_BLOCK_TYPES = new Set([
 
 function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
   if (event === null || typeof event !== 'object') {
-    return diagnose(state, 'malformed_event', 'An event must be an object.', event);
+    return diagnose(state, 'malformed_event', 'Not an object.', event);
   }
   if (event.type === 'ping') return state;
   if (isFinalStatus(state.status)) {
-    return diagnose(
-      state,
-      'event_after_end',
-      `A ${event.type} event arrived after the stream ended; it was not applied.`,
-      event,
-    );
+    return diagnose(state, 'event_after_end', `${event.type} after the end: not applied.`, event);
   }
   const started: StreamState = state.status === 'idle' ? { ...state, status: 'streaming' } : state;
   switch (event.type) {
@@ -154,7 +151,7 @@ function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
     case 'content_block_delta':
       return applyDelta(afterStopCheck(started, event), event);
     case 'content_block_stop':
-      return stopBlock(afterStopCheck(started, event), event.index, event);
+      return stopBlock(afterStopCheck(started, event), event);
     case 'message_delta':
       return applyMessageDelta(afterStopCheck(started, event), event);
     case 'message_stop':
@@ -170,30 +167,16 @@ function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
         message: started.message && settleBlocks(started.message),
       };
     case 'invalid_event':
-      return diagnose(
-        started,
-        'invalid_event',
-        `Event data could not be read (${event.reason}); kept raw.`,
-        event,
-      );
-    case 'unknown_event':
-      return diagnose(
-        started,
-        'unknown_event',
-        `Unknown event type ${describeType(event.data) ?? event.event ?? '(none)'}; kept raw.`,
-        event,
-      );
-    default:
-      return diagnose(started, 'unknown_event', 'Unrecognised event; kept raw.', event);
+      return diagnose(started, 'invalid_event', `Unreadable event: ${event.reason}`, event);
+    default: {
+      // An unknown_event names its type in its data or by its SSE name; any other event is
+      // an object of a type this version does not know.
+      const { type, event: name, data } = event as Partial<UnknownEvent>;
+      const named =
+        type === 'unknown_event' ? ((data as { type?: unknown } | null)?.type ?? name) : type;
+      return diagnose(started, 'unknown_event', `Unknown event type ${String(named)}.`, event);
+    }
   }
-}
-
-function describeType(data: unknown): string | undefined {
-  return data !== null &&
-    typeof data === 'object' &&
-    typeof (data as { type?: unknown }).type === 'string'
-    ? (data as { type: string }).type
-    : undefined;
 }
 
 /**
@@ -286,18 +269,19 @@ function startMessage(state: StreamState, wire: unknown, event: StreamEvent): St
   const spliced = diagnose(
     state,
     'second_message_start',
-    `A second message_start (${message.id || 'no id'}) replaced ${state.message.id || 'the message'}; the earlier one is kept in superseded.`,
+    `A second message_start replaced ${state.message.id || 'the message'} (kept in superseded).`,
     event,
   );
-  const kept = state.superseded;
-  const superseded =
-    kept.length < MAX_SUPERSEDED
-      ? [...kept, settleBlocks(state.message)]
-      : [...kept.slice(kept.length - MAX_SUPERSEDED + 1), settleBlocks(state.message)];
-  const next: StreamState = { ...spliced, message, stopReceived: false, superseded };
-  return kept.length < MAX_SUPERSEDED
-    ? next
-    : { ...next, supersededDropped: (state.supersededDropped ?? 0) + 1 };
+  const superseded = [...state.superseded, settleBlocks(state.message)];
+  const next: StreamState = {
+    ...spliced,
+    message,
+    stopReceived: false,
+    superseded: superseded.slice(-MAX_SUPERSEDED),
+  };
+  return superseded.length > MAX_SUPERSEDED
+    ? { ...next, supersededDropped: (state.supersededDropped ?? 0) + 1 }
+    : next;
 }
 
 /** The current message is the placeholder `withMessage` started (its diagnostic says so). */
@@ -338,11 +322,7 @@ function fillPlaceholder(
 function withMessage(state: StreamState, event: StreamEvent): StreamState {
   if (state.message !== null) return state;
   return {
-    ...diagnose(
-      state,
-      'event_before_message_start',
-      `${event.type} arrived before message_start; an empty message was started for it.`,
-    ),
+    ...diagnose(state, 'event_before_message_start', `${event.type} before message_start.`),
     message: EMPTY_MESSAGE,
   };
 }
@@ -353,14 +333,9 @@ function applyMessageDelta(state: StreamState, event: MessageDeltaEvent): Stream
   const { type: _type, delta, usage, ...extra } = event;
   const next: Record<string, unknown> = { ...fieldsOf(message) };
   // Fields a delta may set; a null never erases what an earlier delta said (the same rule
-  // as usage), and the message's own structure (content, usage) is never replaced. A
-  // `__proto__` key from the wire is a field like any other, never a prototype.
-  for (const source of [extra, isPlainObject(delta) ? delta : {}]) {
-    for (const [key, value] of Object.entries(source)) {
-      if (value === null || value === undefined || PROTECTED_FIELDS.has(key)) continue;
-      setOwn(next, key, value);
-    }
-  }
+  // as usage), and the message's own structure (content, usage) is never replaced.
+  copyDefined(next, extra, PROTECTED_FIELDS);
+  if (isPlainObject(delta)) copyDefined(next, delta, PROTECTED_FIELDS);
   next.usage = mergeUsage(message.usage, usage);
   return { ...withMsg, message: withFields(message, next as MessageFields) };
 }
@@ -372,13 +347,22 @@ const PROTECTED_FIELDS = new Set(['content', 'usage', 'id', 'type', 'role']);
  * `message_start` value; fields nobody knows yet pass through.
  */
 export function mergeUsage(base: Usage, update: Usage | null | undefined): Usage {
-  if (!isPlainObject(update)) return base;
-  const merged: Usage = { ...base };
-  for (const key of Object.keys(update)) {
-    const value = update[key];
-    if (value !== null && value !== undefined) setOwn(merged, key, value);
+  return isPlainObject(update) ? copyDefined({ ...base }, update) : base;
+}
+
+/**
+ * `target` with every field of `source` that has a value (neither null nor undefined), but
+ * those in `skip`. A `__proto__` key from the wire is a field like any other, never a prototype.
+ */
+function copyDefined<T extends Record<string, unknown>>(
+  target: T,
+  source: object,
+  skip?: ReadonlySet<string>,
+): T {
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== null && value !== undefined && !skip?.has(key)) setOwn(target, key, value);
   }
-  return merged;
+  return target;
 }
 
 /** Marks blocks that never received `content_block_stop` as incomplete. */
@@ -472,11 +456,7 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
   let next = withMessage(state, event);
   const block = createBlockState(event.index, event.content_block, 'streaming');
   if (!KNOWN_BLOCK_TYPES.has(block.block.type)) {
-    next = diagnose(
-      next,
-      'unknown_block_type',
-      `Block type ${block.block.type} is not known to this version; kept as it came.`,
-    );
+    next = diagnose(next, 'unknown_block_type', `Unknown block type ${block.block.type}.`);
   }
   const message = next.message as LiveMessage;
   const content = blocksOf(message);
@@ -485,7 +465,7 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
     return diagnose(
       next,
       'duplicate_block_index',
-      `A second content_block_start for index ${event.index}; the first block was kept.`,
+      `Block ${event.index} started again; the first kept.`,
       event,
     );
   }
@@ -506,23 +486,23 @@ function startBlock(state: StreamState, event: ContentBlockStartEvent): StreamSt
  * `message.model` follows it, as the SDK's accumulator does.
  */
 function fallbackModel(block: ContentBlock): string | undefined {
-  const to = (block as { to?: unknown }).to;
-  if (isPlainObject(to) && typeof to.model === 'string' && to.model !== '') return to.model;
-  if (typeof to === 'string' && to !== '') return to;
-  const legacy = (block as { to_model?: unknown }).to_model;
-  return typeof legacy === 'string' && legacy !== '' ? legacy : undefined;
+  const { to, to_model } = block as { to?: { model?: unknown }; to_model?: unknown };
+  return [to?.model, to, to_model].find(isNonEmptyString) as string | undefined;
 }
 
-function stopBlock(state: StreamState, index: number, event: StreamEvent): StreamState {
+/** An event for a block that never started. */
+const unknownIndex = (state: StreamState, event: ContentBlockDeltaEvent | ContentBlockStopEvent) =>
+  diagnose(
+    state,
+    'unknown_block_index',
+    `${event.type} for unknown block ${String(event.index)}.`,
+    event,
+  );
+
+function stopBlock(state: StreamState, event: ContentBlockStopEvent): StreamState {
+  const index = event.index;
   const [content, position] = locate(state, index);
-  if (position === -1) {
-    return diagnose(
-      state,
-      'unknown_block_index',
-      `content_block_stop for unknown index ${index}.`,
-      event,
-    );
-  }
+  if (position === -1) return unknownIndex(state, event);
   const block = (content as Blocks).at(position) as BlockState;
   if (block.status === 'complete') return state;
   let next = replaceBlock(state, position, { ...block, status: 'complete' });
@@ -530,7 +510,7 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
     next = diagnose(
       next,
       'invalid_tool_input',
-      `The input of block ${index} is not valid JSON (${block.inputError.message}); the raw text is kept in inputJson.`,
+      `Block ${index} input is not JSON: ${block.inputError.message}`,
     );
   }
   return next;
@@ -538,20 +518,13 @@ function stopBlock(state: StreamState, index: number, event: StreamEvent): Strea
 
 function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamState {
   const [content, position] = locate(state, event.index);
-  if (position === -1) {
-    return diagnose(
-      state,
-      'unknown_block_index',
-      `content_block_delta for index ${String(event.index)}, which never started; kept raw.`,
-      event,
-    );
-  }
+  if (position === -1) return unknownIndex(state, event);
   const current = (content as Blocks).at(position) as BlockState;
   const delta = event.delta;
   const updated = deltaApplier(current, delta);
-  if (updated !== undefined) return replaceBlock(state, position, updated);
-
-  const known = delta !== null && typeof delta === 'object' && KNOWN_DELTA_TYPES.has(delta.type);
+  if (updated) return replaceBlock(state, position, updated);
+  // null: a delta of a known type that does not fit this block.
+  const known = updated === null;
   const others = current.otherDeltas ?? [];
   // Bounded like diagnostics, for the same reason; the count says how many were not kept.
   const kept = replaceBlock(
@@ -565,51 +538,45 @@ function applyDelta(state: StreamState, event: ContentBlockDeltaEvent): StreamSt
     ? diagnose(
         kept,
         'delta_type_mismatch',
-        `A ${delta.type} does not fit block ${event.index} (${current.block.type}); kept in otherDeltas.`,
+        `${delta.type} does not fit block ${event.index} (${current.block.type}).`,
         event,
       )
     : diagnose(
         kept,
         'unknown_delta_type',
-        `Unknown delta type ${String(delta?.type)} for block ${event.index}; kept in otherDeltas.`,
+        `Unknown delta type ${String(delta?.type)} for block ${event.index}.`,
         event,
       );
 }
 
-const KNOWN_DELTA_TYPES = new Set([
-  'text_delta',
-  'thinking_delta',
-  'signature_delta',
-  'input_json_delta',
-  'citations_delta',
-  'compaction_delta',
-]);
-
 /**
- * The new block state, or undefined when the delta does not fit. Deltas apply by the field
- * they extend rather than by block type, so a newer block that has `text` or `input` keeps
- * working before this kit knows its name.
+ * The new block state; null when a delta of a known type does not fit the block, undefined
+ * for a delta of a type this version does not know. Deltas apply by the field they extend
+ * rather than by block type, so a newer block that has `text` or `input` keeps working
+ * before this kit knows its name.
  */
-function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState | undefined {
+function deltaApplier(
+  current: BlockState,
+  delta: ContentBlockDelta,
+): BlockState | null | undefined {
   if (delta === null || typeof delta !== 'object') return undefined;
   const block = current.block as Record<string, unknown> & ContentBlock;
   switch (delta.type) {
     case 'text_delta': {
-      if (typeof block.text !== 'string' || typeof delta.text !== 'string') return undefined;
+      if (typeof block.text !== 'string' || typeof delta.text !== 'string') return null;
       const next = { ...block };
       next.text = block.text + delta.text;
       return withBlock(current, next);
     }
     case 'thinking_delta': {
-      if (typeof block.thinking !== 'string' || typeof delta.thinking !== 'string')
-        return undefined;
+      if (typeof block.thinking !== 'string' || typeof delta.thinking !== 'string') return null;
       const next = { ...block };
       next.thinking = block.thinking + delta.thinking;
       return withBlock(current, next);
     }
     case 'signature_delta':
-      if (block.type !== 'thinking' && typeof block.signature !== 'string') return undefined;
-      if (typeof delta.signature !== 'string') return undefined;
+      if (block.type !== 'thinking' && typeof block.signature !== 'string') return null;
+      if (typeof delta.signature !== 'string') return null;
       return {
         ...current,
         block: {
@@ -618,7 +585,7 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
         },
       };
     case 'citations_delta':
-      if (typeof block.text !== 'string' || delta.citation === undefined) return undefined;
+      if (typeof block.text !== 'string' || delta.citation === undefined) return null;
       return {
         ...current,
         block: {
@@ -627,17 +594,17 @@ function deltaApplier(current: BlockState, delta: ContentBlockDelta): BlockState
         },
       };
     case 'input_json_delta':
-      if (!hasInput(block) || typeof delta.partial_json !== 'string') return undefined;
-      return appendInputJson(current, delta.partial_json as string);
+      if (!hasInput(block) || typeof delta.partial_json !== 'string') return null;
+      return InputBlock.append(current, delta.partial_json as string);
     case 'compaction_delta': {
       // Beta: a compaction block's summary streams into its `content`; `encrypted_content`
       // is opaque and must go back verbatim, so the latest one sent is kept.
-      if (block.type !== 'compaction') return undefined;
+      if (block.type !== 'compaction') return null;
       const { content, encrypted_content: encrypted } = delta as {
         content?: unknown;
         encrypted_content?: unknown;
       };
-      if (typeof content !== 'string' && typeof encrypted !== 'string') return undefined;
+      if (typeof content !== 'string' && typeof encrypted !== 'string') return null;
       const next = { ...block };
       if (typeof content === 'string') {
         next.content = (typeof block.content === 'string' ? block.content : '') + content;
@@ -670,73 +637,106 @@ class InputLineage {
   total = 0;
 }
 
-/**
- * One state's view of its block's input: the first `count` fragments of a lineage (the
- * text `json`). Reading a state the lineage has moved past (an older state, or a branch
- * reduced again from one) parses its own text once instead of trusting the shared parser.
- * That keeps the reducer pure for callers who branch, at no cost to those who do not.
- */
-class InputReader {
-  private cached: { value: unknown; error: JsonSyntaxError | null } | undefined;
-
-  constructor(
-    readonly lineage: InputLineage,
-    readonly count: number,
-    readonly json: string,
-    /** The `input` of `content_block_start`, shown until the JSON yields a value. */
-    readonly initial: unknown,
-  ) {}
-
-  read(): { value: unknown; error: JsonSyntaxError | null } {
-    if (this.cached !== undefined) return this.cached;
-    const lineage = this.lineage;
-    let value: unknown;
-    let error: JsonSyntaxError | null;
-    if (lineage.parsed <= this.count) {
-      const behind = this.count - lineage.parsed;
-      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
-      if (behind > 0) {
-        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
-        lineage.parsed = this.count;
-      }
-      value = lineage.parser.value();
-      error = lineage.parser.error;
-    } else {
-      ({ value, error } = parsePartialJson(this.json));
-    }
-    this.cached = { value: value === undefined ? (this.initial ?? {}) : value, error };
-    return this.cached;
-  }
+/** What a read of a block's input gives: the value so far, and the first syntax error. */
+interface InputRead {
+  readonly value: unknown;
+  readonly error: JsonSyntaxError | null;
 }
 
 /**
- * A block whose `input` is read from its reader on demand. A class so that the reader can
- * ride along in a private field (invisible to spreads, equality and JSON) and every
- * instance can share one getter; both make a delta cheaper than a closure and a side table
- * (the tool-input rows of `pnpm bench`, bench/src/pipeline.ts). `input` is still an own
- * enumerable property, so spreading, comparing and serializing the block see the value,
- * like on any plain block.
+ * A block whose `input` is read on demand from the first `#count` fragments of a lineage
+ * (the text `#json`). Reading a state the lineage has moved past (an older state, or a
+ * branch reduced again from one) parses its own text once instead of trusting the shared
+ * parser: that keeps the reducer pure for callers who branch, at no cost to those who do
+ * not. A class so that what it reads from rides along in private fields (invisible to
+ * spreads, equality and JSON) and every instance can share one getter; both make a delta
+ * cheaper than a closure and a side table (the tool-input rows of `pnpm bench`,
+ * bench/src/pipeline.ts). `input` is still an own enumerable property, so spreading,
+ * comparing and serializing the block see the value, like on any plain block.
  */
 class InputBlock {
-  readonly #reader: InputReader;
+  readonly #lineage: InputLineage;
+  readonly #count: number;
+  readonly #json: string;
+  /** The `input` of `content_block_start`, shown until the JSON yields a value. */
+  readonly #initial: unknown;
+  #read: InputRead | undefined;
 
-  constructor(fields: ContentBlock, reader: InputReader) {
+  constructor(fields: ContentBlock, lineage: InputLineage, json: string, initial: unknown) {
     const self = this as unknown as Record<string, unknown>;
     // Every field but `input`, without reading it (that would parse the previous text); a
     // `__proto__` field stays a field (assigning it would swap this block's prototype).
     for (const key of Object.keys(fields)) if (key !== 'input') setOwn(self, key, fields[key]);
-    this.#reader = reader;
+    this.#lineage = lineage;
+    this.#count = lineage.total;
+    this.#json = json;
+    this.#initial = initial;
     Object.defineProperty(this, 'input', INPUT_PROPERTY);
   }
 
-  static readerOf(block: unknown): InputReader | undefined {
-    return block instanceof InputBlock ? block.#reader : undefined;
+  /** The input of `block`, parsed as far as this state's text; undefined for other blocks. */
+  static read(block: unknown): InputRead | undefined {
+    return block instanceof InputBlock ? block.#parsed() : undefined;
+  }
+
+  #parsed(): InputRead {
+    if (this.#read !== undefined) return this.#read;
+    const lineage = this.#lineage;
+    let value: unknown;
+    let error: JsonSyntaxError | null;
+    if (lineage.parsed <= this.#count) {
+      const behind = this.#count - lineage.parsed;
+      for (let i = 0; i < behind; i++) lineage.parser.write(lineage.pending[i] as string);
+      if (behind > 0) {
+        lineage.pending = behind === lineage.pending.length ? [] : lineage.pending.slice(behind);
+        lineage.parsed = this.#count;
+      }
+      value = lineage.parser.value();
+      error = lineage.parser.error;
+    } else {
+      ({ value, error } = parsePartialJson(this.#json));
+    }
+    this.#read = { value: value === undefined ? (this.#initial ?? {}) : value, error };
+    return this.#read;
+  }
+
+  /** The block state with `fragment` appended to its input. */
+  static append(current: BlockState, fragment: string): BlockState {
+    const previous = current.block instanceof InputBlock ? current.block : undefined;
+    const before = current.inputJson ?? '';
+    let lineage: InputLineage;
+    if (previous && previous.#lineage.total === previous.#count && previous.#json === before) {
+      lineage = previous.#lineage;
+    } else {
+      // The first fragment, or a state the shared lineage has moved past (a branch).
+      lineage = new InputLineage();
+      if (before !== '') {
+        lineage.pending.push(before);
+        lineage.total = 1;
+      }
+    }
+    lineage.pending.push(fragment);
+    lineage.total++;
+    const json = before + fragment;
+    const block = new InputBlock(
+      current.block,
+      lineage,
+      json,
+      previous ? previous.#initial : (current.block as { input?: unknown }).input,
+    ) as unknown as ContentBlock;
+    // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
+    // spread clone on a slow path, and this runs for every fragment.
+    const next: BlockState =
+      current.otherDeltas === undefined && current.otherDeltasDropped === undefined
+        ? { index: current.index, status: current.status, block, inputJson: json }
+        : { ...withoutInputError(current), block, inputJson: json };
+    return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
   }
 }
 
 const INPUT_PROPERTY: PropertyDescriptor = {
   get(this: InputBlock) {
-    return InputBlock.readerOf(this)?.read().value;
+    return InputBlock.read(this)?.value;
   },
   enumerable: true,
   configurable: true,
@@ -745,41 +745,11 @@ const INPUT_PROPERTY: PropertyDescriptor = {
 /** `inputError` of a block state, read (and so parsed) only when asked, like `input`. */
 const INPUT_ERROR_PROPERTY: PropertyDescriptor = {
   get(this: BlockState) {
-    return InputBlock.readerOf(this.block)?.read().error ?? null;
+    return InputBlock.read(this.block)?.error ?? null;
   },
   enumerable: true,
   configurable: true,
 };
-
-function appendInputJson(current: BlockState, fragment: string): BlockState {
-  const previous = InputBlock.readerOf(current.block);
-  const before = current.inputJson ?? '';
-  let lineage = previous?.lineage;
-  if (lineage === undefined || lineage.total !== previous?.count || previous.json !== before) {
-    // The first fragment, or a state the shared lineage has moved past (a branch).
-    lineage = new InputLineage();
-    if (before !== '') {
-      lineage.pending.push(before);
-      lineage.total = 1;
-    }
-  }
-  lineage.pending.push(fragment);
-  lineage.total++;
-  const reader = new InputReader(
-    lineage,
-    lineage.total,
-    before + fragment,
-    previous ? previous.initial : (current.block as { input?: unknown }).input,
-  );
-  const block = new InputBlock(current.block, reader) as unknown as ContentBlock;
-  // A literal of the usual shape (see replaceBlock): V8 adds and overwrites fields of a
-  // spread clone on a slow path, and this runs for every fragment.
-  const next: BlockState =
-    current.otherDeltas === undefined && current.otherDeltasDropped === undefined
-      ? { index: current.index, status: current.status, block, inputJson: reader.json }
-      : { ...withoutInputError(current), block, inputJson: reader.json };
-  return Object.defineProperty(next, 'inputError', INPUT_ERROR_PROPERTY);
-}
 
 /** A copy of a block state without its `inputError` (not read: reading it would parse). */
 function withoutInputError(entry: BlockState): BlockState {

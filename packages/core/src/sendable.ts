@@ -14,6 +14,7 @@
  *   API rejects a `tool_use` that no `tool_result` follows.
  * - Nothing the reducer could not read as a block (the `unknown` placeholder).
  */
+import { isNonEmptyString } from './object.js';
 import type { ContentBlock, ContentBlockParam } from './protocol.js';
 import type { BlockState, LiveMessage, StreamState } from './state.js';
 
@@ -22,8 +23,14 @@ export interface SendableOptions {
   readonly isAnswered?: (toolUseId: string) => boolean;
 }
 
-const nonEmptyString = (value: unknown): value is string =>
-  typeof value === 'string' && value !== '';
+/**
+ * A thinking block with its signature, or a redacted one with its data: whole, so the API
+ * can verify it (validateMessages applies the same rule to a request).
+ */
+export const isWholeThinking = (block: Record<string, unknown>): boolean =>
+  block.type === 'thinking'
+    ? typeof block.thinking === 'string' && isNonEmptyString(block.signature)
+    : isNonEmptyString(block.data);
 
 /** Whether one block of an answer may be sent back (see the module comment). */
 export function isSendableBlock(entry: BlockState, options: SendableOptions = {}): boolean {
@@ -36,9 +43,8 @@ export function isSendableBlock(entry: BlockState, options: SendableOptions = {}
     case 'unknown':
       return false;
     case 'thinking':
-      return typeof block.thinking === 'string' && nonEmptyString(block.signature);
     case 'redacted_thinking':
-      return nonEmptyString(block.data);
+      return isWholeThinking(block);
     case 'tool_use':
       return typeof block.id === 'string' && options.isAnswered?.(block.id) === true;
     default:

@@ -77,9 +77,8 @@ export class EventStreamDecoder {
   /** The start of a line whose end has not arrived yet. */
   #tail = '';
   #eventName: string | null = null;
-  #data = '';
-  /** Whether any `data` line arrived: `data:` with an empty value still dispatches. */
-  #hasData = false;
+  /** The data lines so far, or null before the first (`data:` with no value still dispatches). */
+  #data: string | null = null;
 
   /** Feed a chunk; returns the events completed by it (possibly none). */
   push(chunk: Uint8Array | string): StreamEvent[] {
@@ -121,7 +120,7 @@ export class EventStreamDecoder {
       this.#tail = '';
       this.#line(line, 0, line.length, out);
     }
-    if (this.#hasData && !this.#dropping) {
+    if (this.#data !== null && !this.#dropping) {
       out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
     this.#dropping = false;
@@ -129,8 +128,7 @@ export class EventStreamDecoder {
     this.#atStart = true;
     this.#skipLF = false;
     this.#eventName = null;
-    this.#data = '';
-    this.#hasData = false;
+    this.#data = null;
     return out;
   }
 
@@ -188,7 +186,7 @@ export class EventStreamDecoder {
     if (pos < len && !this.#inDroppedLine) {
       const rest = pos === 0 ? text : text.slice(pos);
       this.#tail = this.#tail.length > 0 ? this.#tail + rest : rest;
-      if (this.#tail.length + this.#data.length > this.#max) {
+      if (this.#tail.length + (this.#data?.length ?? 0) > this.#max) {
         this.#drop(this.#tail, out);
         this.#tail = '';
         this.#inDroppedLine = true;
@@ -199,11 +197,10 @@ export class EventStreamDecoder {
   /** The current event went over the limit: report its start once, keep nothing more of it. */
   #drop(start: string, out: StreamEvent[]): void {
     if (!this.#dropping) {
-      out.push(droppedEvent(this.#eventName, this.#hasData ? this.#data : start, this.#max));
+      out.push(droppedEvent(this.#eventName, this.#data ?? start, this.#max));
     }
     this.#dropping = true;
-    this.#data = '';
-    this.#hasData = false;
+    this.#data = null;
   }
 
   /** Interprets the line `text[start, end)`; `text[end]`, if any, is CR or LF. */
@@ -211,10 +208,9 @@ export class EventStreamDecoder {
     if (start === end) {
       if (this.#dropping) {
         this.#dropping = false;
-      } else if (this.#hasData) {
+      } else if (this.#data !== null) {
         out.push(toStreamEvent(this.#eventName, this.#data));
-        this.#data = '';
-        this.#hasData = false;
+        this.#data = null;
       }
       this.#eventName = null;
       return;
@@ -249,22 +245,22 @@ export class EventStreamDecoder {
   }
 
   #appendData(text: string, valueStart: number, end: number, out: StreamEvent[]): void {
-    let from = valueStart;
-    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
-    const value = text.slice(from, end);
-    if (this.#hasData) {
-      this.#data = `${this.#data}\n${value}`;
-    } else {
-      this.#data = value;
-      this.#hasData = true;
-    }
+    const value = fieldValue(text, valueStart, end);
+    this.#data = this.#data === null ? value : `${this.#data}\n${value}`;
     if (this.#data.length > this.#max) this.#drop('', out);
   }
 
   #setEventName(text: string, valueStart: number, end: number): void {
-    let from = valueStart;
-    if (from < end && text.charCodeAt(from) === 32 /* space */) from++;
     // An empty name means "no name" (the spec's default type), so the JSON type decides.
-    this.#eventName = from < end ? text.slice(from, end) : null;
+    this.#eventName = fieldValue(text, valueStart, end) || null;
   }
 }
+
+/** A field's value: `text[valueStart, end)` without the one space that may follow the colon. */
+const fieldValue = (text: string, valueStart: number, end: number): string =>
+  text.slice(
+    valueStart < end && text.charCodeAt(valueStart) === 32 /* space */
+      ? valueStart + 1
+      : valueStart,
+    end,
+  );

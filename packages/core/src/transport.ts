@@ -139,13 +139,14 @@ export async function streamMessage(
 
 /** Each field falls back to its default on its own: `{ retries: undefined }` keeps 2. */
 function retryOptions(given: RetryOptions | false | undefined): Required<RetryOptions> {
-  if (given === false) return { ...DEFAULT_RETRY, retries: 0 };
-  return {
-    retries: given?.retries ?? DEFAULT_RETRY.retries,
-    baseDelayMs: given?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
-    maxDelayMs: given?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
-    maxRetryAfterMs: given?.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
-  };
+  const options = { ...DEFAULT_RETRY };
+  if (given === false) options.retries = 0;
+  else {
+    for (const key of Object.keys(options) as (keyof RetryOptions)[]) {
+      options[key] = given?.[key] ?? options[key];
+    }
+  }
+  return options;
 }
 
 function retryDelay(

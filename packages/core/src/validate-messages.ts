@@ -3,7 +3,8 @@
  * gateways and this kit's own tests use it to know a conversation will not be rejected.
  * Total: any input gives a list of problems (empty when valid), nothing throws.
  */
-import { isPlainObject } from './object.js';
+import { isNonEmptyString, isPlainObject } from './object.js';
+import { isWholeThinking } from './sendable.js';
 
 export type MessageProblemCode =
   | 'not_a_list'
@@ -40,8 +41,6 @@ const blocksOf = (content: unknown): Block[] | null =>
       ? content.map((block) => (isPlainObject(block) ? (block as Block) : { type: undefined }))
       : null;
 
-const nonEmptyString = (value: unknown): boolean => typeof value === 'string' && value !== '';
-
 /**
  * Problems the API would reject `messages` for: roles alternate, starting with the user;
  * every `tool_use` of an assistant message is answered by a `tool_result` with its id in
@@ -74,7 +73,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
     const role = isPlainObject(entry) ? entry.role : undefined;
     const blocks = isPlainObject(entry) ? blocksOf(entry.content) : null;
     if ((role !== 'user' && role !== 'assistant') || blocks === null) {
-      add('bad_message', i, `Message ${i} needs a role of "user" or "assistant" and content.`);
+      add('bad_message', i, `Message ${i} needs a user or assistant role and content.`);
       previousRole = null;
       open = null;
       return;
@@ -100,7 +99,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
           break;
         case 'tool_use':
           if (role === 'user') add('tool_use_in_user', i, `Message ${i} (user) has a tool_use.`, b);
-          else if (nonEmptyString(block.id)) uses.add(block.id as string);
+          else if (isNonEmptyString(block.id)) uses.add(block.id);
           break;
         case 'tool_result': {
           if (role === 'assistant') {
@@ -113,7 +112,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
             add(
               'orphan_tool_result',
               i,
-              `Message ${i} has a tool_result for ${String(id)}, which the message before did not call.`,
+              `Message ${i} answers ${String(id)}, which the message before did not call.`,
               b,
             );
           }
@@ -125,15 +124,11 @@ export function validateMessages(messages: unknown): MessageProblem[] {
             add('thinking_in_user', i, `Message ${i} (user) has a thinking block.`, b);
             break;
           }
-          const whole =
-            block.type === 'thinking'
-              ? typeof block.thinking === 'string' && nonEmptyString(block.signature)
-              : nonEmptyString(block.data);
-          if (!whole) {
+          if (!isWholeThinking(block)) {
             add(
               'thinking_without_signature',
               i,
-              `Message ${i} has a ${block.type} block without its ${block.type === 'thinking' ? 'signature' : 'data'}: only whole thinking can be sent back.`,
+              `Message ${i} has a ${block.type} block without its ${block.type === 'thinking' ? 'signature' : 'data'}.`,
               b,
             );
           }
@@ -150,7 +145,7 @@ export function validateMessages(messages: unknown): MessageProblem[] {
         add(
           'unanswered_tool_use',
           i - 1,
-          `Message ${i - 1} calls ${missing.join(', ')} but message ${i} has no tool_result for ${missing.length > 1 ? 'them' : 'it'}.`,
+          `Message ${i - 1} calls ${missing.join(', ')} with no tool_result in message ${i}.`,
         );
       }
     }
