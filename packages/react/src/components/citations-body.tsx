@@ -19,7 +19,8 @@ const EDGE = 8;
  * The markers at the end of a cited text: one small number per source, each a link (to the
  * source when its address is allowed, else to its entry in the sources list) that shows a card
  * with the title, the site and the cited passage on hover and on keyboard focus. Escape hides
- * the card; the card stays while the pointer is over it.
+ * the card; the card stays while the pointer is over it. On a touch screen the first tap shows
+ * the card and a second tap follows the link.
  */
 export const CitationMarkersBody = memo(function CitationMarkersBody({
   numbers,
@@ -43,6 +44,9 @@ function CitationMarker({ source, listId }: { source: CitedSource; listId: strin
   const cardId = useId();
   const [open, setOpen] = useState(false);
   const card = useRef<HTMLSpanElement>(null);
+  // A touch has no hover: its first tap shows the card (focus opens it before the click), and
+  // only a tap on a marker whose card was already showing follows the link.
+  const tap = useRef<{ touch: boolean; wasOpen: boolean }>({ touch: false, wasOpen: false });
   const [shift, setShift] = useState(0);
 
   // Keep the card inside the window: a card near the right edge must not widen a phone's page.
@@ -82,6 +86,17 @@ function CitationMarker({ source, listId }: { source: CitedSource; listId: strin
         aria-describedby={cardId}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
+        onPointerDown={(event) => {
+          tap.current = { touch: event.pointerType !== 'mouse', wasOpen: open };
+        }}
+        onClick={(event) => {
+          const { touch, wasOpen } = tap.current;
+          tap.current = { touch: false, wasOpen: false };
+          if (touch && !wasOpen) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
       >
         {source.number}
       </a>

@@ -1,6 +1,6 @@
 import type { BlockState, Citation } from '@message-stream/core';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useContext } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -79,6 +79,51 @@ describe('citation markers', () => {
     expect(screen.getByRole('tooltip').textContent).toContain('Beta agrees.');
     await user.unhover(marker);
     expect(screen.queryByRole('tooltip')).toBeNull();
+  });
+
+  /**
+   * Whether each click on `marker` would follow its link: read after the kit's handler ran, then
+   * stopped, so the test page never opens the source.
+   */
+  function clicksFollowing(marker: HTMLElement, click: () => void): boolean[] {
+    const followed: boolean[] = [];
+    const record = (event: MouseEvent) => {
+      followed.push(!event.defaultPrevented);
+      event.preventDefault();
+    };
+    window.addEventListener('click', record);
+    try {
+      click();
+    } finally {
+      window.removeEventListener('click', record);
+    }
+    expect(followed.length).toBeGreaterThan(0);
+    return followed;
+  }
+
+  it('on a touch screen, shows the card on the first tap and follows the link on the second', () => {
+    render(<TextBlockView text="Cited." citations={[B]} />);
+    const marker = screen.getByRole('link', { name: 'Source 1' });
+    // A tap: the pointer goes down, the link takes focus (which opens the card), then the click.
+    const tap = () => {
+      fireEvent.pointerDown(marker, { pointerType: 'touch' });
+      marker.focus();
+      fireEvent.click(marker);
+    };
+    expect(clicksFollowing(marker, tap)).toEqual([false]);
+    expect(screen.getByRole('tooltip').textContent).toContain('Beta agrees.');
+    expect(clicksFollowing(marker, tap)).toEqual([true]);
+  });
+
+  it('lets a mouse click follow the link at once', () => {
+    render(<TextBlockView text="Cited." citations={[B]} />);
+    const marker = screen.getByRole('link', { name: 'Source 1' });
+    const click = () => {
+      fireEvent.pointerDown(marker, { pointerType: 'mouse' });
+      marker.focus();
+      fireEvent.click(marker);
+    };
+    expect(clicksFollowing(marker, click)).toEqual([true]);
   });
 
   it('numbers sources once across an answer and lists them once (AnswerScope, AnswerSources)', () => {
