@@ -138,7 +138,12 @@ export function ResumeControl({
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named group of buttons, not a form's fieldset.
     <div
-      className={cx('ms-resume', busy && 'ms-resume--busy', className)}
+      className={cx(
+        'ms-resume',
+        busy && 'ms-resume--busy',
+        status === 'aborted' && 'ms-resume--stopped',
+        className,
+      )}
       role="group"
       aria-labelledby={words === null ? undefined : labelId}
       aria-label={words === null ? 'Recover the answer' : undefined}

@@ -38,6 +38,27 @@ describe('default stylesheet', () => {
     expect(dark).toBe('#1b1a18');
   });
 
+  it('offers Resume quietly after a stop by the user, and urges it after an interruption', () => {
+    const noop = () => {};
+    const background = (status: 'aborted' | 'interrupted') => {
+      render(<ResumeControl status={status} onResume={noop} onRetry={noop} />);
+      const resume = screen.getByRole('button', { name: 'Resume' });
+      const { backgroundColor } = getComputedStyle(resume);
+      cleanup();
+      return backgroundColor;
+    };
+    const accent = background('interrupted');
+    const stopped = background('aborted');
+    expect(stopped).not.toBe(accent);
+    // The quiet one is the ordinary button's face.
+    render(
+      <button type="button" className="ms-button">
+        Plain
+      </button>,
+    );
+    expect(stopped).toBe(getComputedStyle(screen.getByRole('button')).backgroundColor);
+  });
+
   it('shows a focus ring on keyboard focus', async () => {
     const user = userEvent.setup();
     const block = blockAt(await finalState(specThinking), 0);
