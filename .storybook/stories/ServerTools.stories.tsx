@@ -114,8 +114,8 @@ export const SearchResults: Story = {
     }),
   ],
   render: (_args, { loaded }) => <WebSearchResultsView block={blockOf(loaded)} />,
-  play: async ({ canvas }) => {
-    await expect(canvas.getByText('3 search results')).toBeVisible();
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(canvas.getByRole('button', { name: '3 search results' }));
     const list = canvas.getByRole('list', { name: '3 search results' });
     await expect(list.querySelectorAll('li')).toHaveLength(3);
     const link = canvas.getByRole('link', { name: 'New York, NY Weather Forecast | AccuWeather' });
@@ -136,7 +136,7 @@ export const SearchResultUnsafeUrl: Story = {
       ],
     }),
   },
-  render: (args) => <WebSearchResultsView block={args.block} />,
+  render: (args) => <WebSearchResultsView block={args.block} defaultOpen />,
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('link', { name: 'A safe page' })).toBeVisible();
     await expect(canvas.queryByRole('link', { name: 'A script URL' })).toBeNull();

@@ -1,4 +1,5 @@
-import { memo, type ReactElement, useId } from 'react';
+import { memo, type ReactElement } from 'react';
+import { useDisclosure } from '../hooks/use-disclosure.js';
 import { hostnameOf, safeHref } from '../markdown/url.js';
 import { cx } from './cx.js';
 import { isPlainObject, stringOr } from './format.js';
@@ -15,9 +16,10 @@ interface ResultView {
 /** What `WebSearchResultsView` draws once the tool parts have loaded (see there). */
 export const WebSearchResultsBody = memo(function WebSearchResultsBody({
   block,
+  defaultOpen = false,
   className,
 }: WebSearchResultsViewProps): ReactElement {
-  const labelId = useId();
+  const { open, buttonProps, panelProps } = useDisclosure(defaultOpen);
   const content = isPlainObject(block.block) ? block.block.content : undefined;
 
   if (!Array.isArray(content)) {
@@ -33,11 +35,23 @@ export const WebSearchResultsBody = memo(function WebSearchResultsBody({
 
   const results = content.filter(isPlainObject).map(toView);
   return (
-    <div className={cx('ms-search-results', className)}>
-      <p className="ms-search-results__label" id={labelId}>
-        {results.length === 1 ? '1 search result' : `${results.length} search results`}
-      </p>
-      <ol className="ms-search-results__list" aria-labelledby={labelId}>
+    <div className={cx('ms-search-results', open && 'ms-search-results--open', className)}>
+      <button
+        type="button"
+        id={`${panelProps.id}-toggle`}
+        className="ms-search-results__toggle"
+        {...buttonProps}
+      >
+        <span className="ms-search-results__label">
+          {results.length === 1 ? '1 search result' : `${results.length} search results`}
+        </span>
+        <span className="ms-search-results__chevron" aria-hidden="true" />
+      </button>
+      <ol
+        className="ms-search-results__list"
+        aria-labelledby={`${panelProps.id}-toggle`}
+        {...panelProps}
+      >
         {results.map((result, i) => (
           // Results have no id, and the list never reorders.
           // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity here.

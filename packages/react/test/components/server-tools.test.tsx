@@ -2,6 +2,7 @@ import type { Citation } from '@message-stream/core';
 import pauseTurn from '@message-stream/mock/fixtures/pause-turn.sse?raw';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CitationList } from '../../src/components/citation-list.js';
 import { ServerToolUseView } from '../../src/components/server-tool-use-view.js';
@@ -67,9 +68,23 @@ describe('ServerToolUseView', () => {
 });
 
 describe('WebSearchResultsView', () => {
-  it('lists each result as a link with its host and age (spec-web-search)', async () => {
+  it('folds the results under their count, and opens them from the keyboard', async () => {
+    const user = userEvent.setup();
     const block = blockAt(await finalState(webSearch), 2);
     render(<WebSearchResultsView block={block} />);
+    const toggle = screen.getByRole('button', { name: '3 search results' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('list')).toBeNull();
+    await user.tab();
+    expect(document.activeElement).toBe(toggle);
+    await user.keyboard('{Enter}');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('list', { name: '3 search results' })).toBeDefined();
+  });
+
+  it('lists each result as a link with its host and age (spec-web-search)', async () => {
+    const block = blockAt(await finalState(webSearch), 2);
+    render(<WebSearchResultsView block={block} defaultOpen />);
     const list = screen.getByRole('list', { name: '3 search results' });
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(3);
@@ -100,11 +115,13 @@ describe('WebSearchResultsView', () => {
 
   it('counts one result in the singular (pause-turn has two, checked too)', async () => {
     const two = blockAt(await finalState(pauseTurn), 2);
-    render(<WebSearchResultsView block={two} />);
+    render(<WebSearchResultsView block={two} defaultOpen />);
     expect(screen.queryByRole('list', { name: '2 search results' })).not.toBeNull();
     cleanup();
     const content = (two.block.content as unknown[]).slice(0, 1);
-    render(<WebSearchResultsView block={{ ...two, block: { ...two.block, content } }} />);
+    render(
+      <WebSearchResultsView block={{ ...two, block: { ...two.block, content } }} defaultOpen />,
+    );
     expect(screen.queryByRole('list', { name: '1 search result' })).not.toBeNull();
   });
 });
