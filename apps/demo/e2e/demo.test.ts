@@ -224,6 +224,33 @@ describe('the built demo', () => {
     }
   });
 
+  it('on a phone, opens the menu over the chat and puts it away when a conversation is picked', async () => {
+    const phone = await openDemo(browser, inject('demoUrl'), {
+      viewport: { width: 390, height: 844 },
+    });
+    try {
+      const { page } = phone;
+      const menu = page.getByRole('button', { name: 'Menu' });
+      const composer = page.getByRole('textbox', { name: 'Message' });
+      const composerTop = async () => (await composer.boundingBox())?.y ?? Number.NaN;
+      const before = await composerTop();
+      await menu.click();
+      // Over the chat, not pushing it down: the composer stays where it was.
+      await expect(composerTop()).resolves.toBe(before);
+      const threads = page.getByRole('navigation', { name: 'Conversations' });
+      // The list's own button comes first (an empty conversation's row has the same name).
+      await threads.getByRole('button', { name: 'New conversation' }).first().click();
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+      await expect(page.locator('#demo-settings').isHidden()).resolves.toBe(true);
+      // A tap beside the open menu puts it away too.
+      await menu.click();
+      await page.mouse.click(200, 800);
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+    } finally {
+      await phone.context.close();
+    }
+  });
+
   it('keeps streaming an answer in a thread switched away from', async () => {
     const { page } = demo;
     await pickScenario(page, { fixture: 'long-markdown', speed: 'realistic' });

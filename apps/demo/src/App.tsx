@@ -200,6 +200,13 @@ export function App({
   // keeps streaming.
   const activeId = useThreadStore(threads, (state) => state.activeId);
   const store = threads.getState().chatOf(activeId ?? undefined);
+  // On a phone the menu covers the chat: picking a conversation (or a new one) is going to it.
+  const shownThread = useRef(activeId);
+  useEffect(() => {
+    if (shownThread.current === activeId) return;
+    shownThread.current = activeId;
+    if (!wide()) setSettingsOpen(false);
+  }, [activeId]);
 
   const described =
     scenario.fixture === AUTO
@@ -265,6 +272,10 @@ export function App({
               </details>
             </div>
           </aside>
+        )}
+        {live || !settingsOpen ? null : (
+          // A phone's menu covers the chat; a tap beside it puts it away (wide: not shown).
+          <div className="demo__scrim" aria-hidden="true" onClick={() => setSettingsOpen(false)} />
         )}
         <main className="demo__chat">
           {problem ? (
