@@ -82,10 +82,10 @@ describe('citation markers', () => {
   });
 
   /**
-   * Whether each click on `marker` would follow its link: read after the kit's handler ran, then
-   * stopped, so the test page never opens the source.
+   * Whether each click `click` makes would follow the link: read after the kit's handler ran,
+   * then stopped, so the test page never opens the source.
    */
-  function clicksFollowing(marker: HTMLElement, click: () => void): boolean[] {
+  function clicksFollowing(click: () => void): boolean[] {
     const followed: boolean[] = [];
     const record = (event: MouseEvent) => {
       followed.push(!event.defaultPrevented);
@@ -110,9 +110,9 @@ describe('citation markers', () => {
       marker.focus();
       fireEvent.click(marker);
     };
-    expect(clicksFollowing(marker, tap)).toEqual([false]);
+    expect(clicksFollowing(tap)).toEqual([false]);
     expect(screen.getByRole('tooltip').textContent).toContain('Beta agrees.');
-    expect(clicksFollowing(marker, tap)).toEqual([true]);
+    expect(clicksFollowing(tap)).toEqual([true]);
   });
 
   it('lets a mouse click follow the link at once', () => {
@@ -123,7 +123,7 @@ describe('citation markers', () => {
       marker.focus();
       fireEvent.click(marker);
     };
-    expect(clicksFollowing(marker, click)).toEqual([true]);
+    expect(clicksFollowing(click)).toEqual([true]);
   });
 
   it('numbers sources once across an answer and lists them once (AnswerScope, AnswerSources)', () => {
