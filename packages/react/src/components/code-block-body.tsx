@@ -108,7 +108,7 @@ export interface SplitCode {
 export function splitLines(code: string, previous: SplitCode | null): SplitCode {
   if (previous === null || !code.startsWith(previous.code)) {
     const groups: string[][] = [];
-    const all = code.split('\n');
+    const all = ownLines(code);
     for (let start = 0; start < all.length; start += GROUP) {
       groups.push(all.slice(start, start + GROUP));
     }
@@ -119,7 +119,7 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
   // The last group again, less its last line (the one that grew), then the new lines.
   let current = (previous.groups.at(-1) as readonly string[]).slice(0, -1);
   let lastLineStart = previous.lastLineStart;
-  const fresh = code.slice(lastLineStart).split('\n');
+  const fresh = ownLines(code.slice(lastLineStart));
   for (let i = 0; i < fresh.length; i++) {
     const line = fresh[i] as string;
     if (current.length === GROUP) {
@@ -131,6 +131,20 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
   }
   groups.push(current);
   return { code, groups, lastLineStart };
+}
+
+/**
+ * `text`'s lines, as strings of their own. A substring (`split`, `slice`) points into the
+ * string it was cut from and keeps all of it alive (V8's sliced strings), and a streaming
+ * block's text is each frame a new copy of the whole answer: lines cut from it kept one copy
+ * of the answer per frame that split them (a 2,000-line answer kept some forty, 4 MB, which
+ * minor GCs copied and promoted). Cut from `text` plus a newline, a new string the engine
+ * makes flat before splitting it, the lines keep only that copy of the new text.
+ */
+function ownLines(text: string): string[] {
+  const lines = `${text}\n`.split('\n');
+  lines.pop();
+  return lines;
 }
 
 /** A group's tokens; `previous` itself when every line has the same tokens as in it. */
