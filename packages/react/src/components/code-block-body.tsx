@@ -3,6 +3,7 @@ import type { CodeTokensSource } from '../highlight/client.js';
 import {
   type CodeTokenLine,
   type CodeTokensSnapshot,
+  startsWithText,
   tokensCover,
   tokensForLine,
 } from '../highlight/tokens.js';
@@ -106,7 +107,7 @@ export interface SplitCode {
  * only its last line onwards is split again, and every group before the last keeps its array.
  */
 export function splitLines(code: string, previous: SplitCode | null): SplitCode {
-  if (previous === null || !code.startsWith(previous.code)) {
+  if (previous === null || !startsWithText(code, previous.code)) {
     const groups: string[][] = [];
     const all = ownLines(code);
     for (let start = 0; start < all.length; start += GROUP) {

@@ -1,7 +1,7 @@
 import { loadLineTokenizer } from './load.js';
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { schedulePublish } from './publish.js';
-import type { CodeTokenLine, CodeTokensSnapshot } from './tokens.js';
+import { type CodeTokenLine, type CodeTokensSnapshot, startsWithText } from './tokens.js';
 
 /**
  * The page's side of highlighting: one source per code block, fed the block's code as it grows,
@@ -127,7 +127,7 @@ export class CodeTokensSource {
   update(code: string): void {
     this.code = code;
     if (this.id === 0 || code === this.sent) return;
-    const append = this.sent !== null && code.startsWith(this.sent);
+    const append = this.sent !== null && startsWithText(code, this.sent);
     getTransport().send({
       type: 'update',
       id: this.id,
