@@ -91,7 +91,13 @@ const HTML_LONE_TAG =
 export function splitMarkdown(text: string, previous?: MarkdownSplit | null): MarkdownSplit {
   let closed: MarkdownChunk[] = [];
   let from = 0;
-  if (previous && text.length >= previous.source.length && text.startsWith(previous.source)) {
+  // `slice(…) ===` says what `startsWith` says, but V8 compares it as memory, not character
+  // by character: this runs every frame on the whole answer (0.2-0.5 ms at 250 KB, measured).
+  if (
+    previous &&
+    text.length >= previous.source.length &&
+    text.slice(0, previous.source.length) === previous.source
+  ) {
     const last = previous.chunks[previous.chunks.length - 1];
     if (last) {
       closed = previous.chunks.slice(0, -1) as MarkdownChunk[];
@@ -139,6 +145,15 @@ function scan(text: string, from: number, closed: MarkdownChunk[]): MarkdownSpli
     const newline = text.indexOf('\n', pos);
     const complete = newline !== -1;
     const lineEnd = complete ? newline : text.length;
+    // Inside a fence (not in a list) only a closing line matters, and a line whose first
+    // character after up to three spaces is not the fence's cannot be one: passed over
+    // without cutting it out. A growing code answer is one fence scanned again each frame,
+    // and cutting each of its lines was thousands of strings a frame.
+    if (fence !== null && !fence.inList && !mayCloseFence(text, pos, lineEnd, fence.char)) {
+      contentEnd = lineEnd;
+      pos = complete ? newline + 1 : text.length;
+      continue;
+    }
     const line = text.slice(pos, lineEnd);
     const next = complete ? newline + 1 : text.length;
     const blank = BLANK.test(line);
@@ -300,6 +315,13 @@ function indentOf(line: string): number {
     else break;
   }
   return columns;
+}
+
+/** The line from `start` to `end` has `char` after at most three spaces. */
+function mayCloseFence(text: string, start: number, end: number, char: string): boolean {
+  let at = start;
+  while (at < end && at - start < 3 && text.charCodeAt(at) === 32) at++;
+  return at < end && text.charCodeAt(at) === char.charCodeAt(0);
 }
 
 function isFenceCloser(line: string, char: string, length: number): boolean {
