@@ -1,12 +1,7 @@
-import { memo, type ReactElement, useLayoutEffect, useMemo, useRef } from 'react';
-import type { CodeTokensSource } from '../highlight/client.js';
-import {
-  type CodeTokenLine,
-  type CodeTokensSnapshot,
-  startsWithText,
-  tokensCover,
-  tokensForLine,
-} from '../highlight/tokens.js';
+import { memo, type ReactElement, type ReactNode, useLayoutEffect, useMemo, useRef } from 'react';
+import type { CodeRunsSnapshot, CodeTokensSource } from '../highlight/client.js';
+import type { CodeRunsLine } from '../highlight/runs.js';
+import { startsWithText, tokensForLine } from '../highlight/tokens.js';
 import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
 import { CodeBlockFrame, type CodeBlockProps, codeBlockNames } from './code-block.js';
 import { CopyButton } from './copy-button.js';
@@ -93,7 +88,7 @@ function CodeBody({
   );
 }
 
-type TokenOrNull = CodeTokenLine | null;
+type TokenOrNull = CodeRunsLine | null;
 
 /** A block's lines in groups of `GROUP`, and where its last line starts. */
 export interface SplitCode {
@@ -150,7 +145,7 @@ function ownLines(text: string): string[] {
 
 /** A group's tokens; `previous` itself when every line has the same tokens as in it. */
 function groupTokens(
-  snapshot: CodeTokensSnapshot | null,
+  snapshot: CodeRunsSnapshot | null,
   start: number,
   end: number,
   previous: readonly TokenOrNull[] | undefined,
@@ -168,7 +163,7 @@ function groupTokens(
 
 interface CodeLinesProps {
   texts: readonly string[];
-  tokens: readonly (CodeTokenLine | null)[];
+  tokens: readonly (CodeRunsLine | null)[];
   /** The group ends with the block's last line, the one that may still be growing. */
   lastLine: boolean;
 }
@@ -219,30 +214,15 @@ const CodeLine = memo(function CodeLine({
   growing,
 }: {
   text: string;
-  tokens: CodeTokenLine | null;
+  tokens: CodeRunsLine | null;
   growing: boolean;
 }) {
-  const covered = tokens === null ? -1 : tokensCover(tokens, text);
+  const covered = tokens === null ? -1 : tokens.cover(text);
   const shown = covered === text.length || (growing && covered > 0) ? tokens : null;
   return (
     <>
       <span className="ms-code__line">
-        {shown === null
-          ? text
-          : shown.map((token, i) =>
-              token.light === undefined && token.dark === undefined && !token.italic ? (
-                token.content
-              ) : (
-                <span
-                  // biome-ignore lint/suspicious/noArrayIndexKey: tokens of a finished line never change.
-                  key={i}
-                  className={token.italic ? 'ms-code__tok ms-code__tok--italic' : 'ms-code__tok'}
-                  style={tokenStyle(token.light, token.dark)}
-                >
-                  {token.content}
-                </span>
-              ),
-            )}
+        {shown === null ? text : runs(shown, text)}
         {shown !== null && covered < text.length ? text.slice(covered) : null}
       </span>
       {'\n'}
@@ -250,11 +230,32 @@ const CodeLine = memo(function CodeLine({
   );
 });
 
-function tokenStyle(light: string | undefined, dark: string | undefined): Record<string, string> {
-  const style: Record<string, string> = {};
-  if (light) style['--ms-tok-light'] = light;
-  if (dark) style['--ms-tok-dark'] = dark;
-  return style;
+/**
+ * A line's runs as children: text in the block's own colour as it is, every other run a span
+ * whose colours come from its style (one style object per style, shared by its runs). The
+ * runs' text is cut from the line's own text, which they spell.
+ */
+function runs(line: CodeRunsLine, text: string): ReactNode[] {
+  const out: ReactNode[] = [];
+  const all = line.batch.runs;
+  let at = 0;
+  for (let run = line.firstRun; run < line.endRun; run++) {
+    const length = all[run * 2] as number;
+    const view = line.styles[all[run * 2 + 1] as number];
+    const content = text.slice(at, at + length);
+    at += length;
+    out.push(
+      view === undefined || view.plain ? (
+        content
+      ) : (
+        // A run's position is its key (the runs of a finished line never change).
+        <span key={out.length} className={view.className} style={view.style}>
+          {content}
+        </span>
+      ),
+    );
+  }
+  return out;
 }
 
 function DownloadButton({ code, fileName }: { code: string; fileName: string }): ReactElement {

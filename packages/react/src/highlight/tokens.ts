@@ -135,10 +135,13 @@ function defaultNow(): number {
  * The tokens the snapshot has for line `index`, or null. The snapshot may lag behind the code
  * (the next slice has not run yet): check them with `tokensMatch` before showing them.
  */
-export function tokensForLine(
-  snapshot: CodeTokensSnapshot | null,
+export function tokensForLine<Line>(
+  snapshot: {
+    readonly finished: readonly Line[];
+    readonly tail: { readonly tokens: Line } | null;
+  } | null,
   index: number,
-): CodeTokenLine | null {
+): Line | null {
   if (snapshot === null) return null;
   if (index < snapshot.finished.length) return snapshot.finished[index] ?? null;
   if (index === snapshot.finished.length) return snapshot.tail?.tokens ?? null;
