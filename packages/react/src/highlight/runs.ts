@@ -76,27 +76,26 @@ export function encodeLines(lines: readonly CodeTokenLine[], palette: StylePalet
   return { text, ends, runs };
 }
 
-/** How a style is drawn: a class and, for colours, the custom properties the class reads. */
+/**
+ * How a style is drawn: a span of a class, with its colours as the custom properties the class
+ * reads (`--ms-tok-light`, `--ms-tok-dark`; content.css).
+ */
 export interface StyleView {
   /** The style of the block's own text: the run is plain text, no element. */
   readonly plain: boolean;
   readonly className: string;
-  /** Shared by every run in the style (React only reads it). */
-  readonly style: Readonly<Record<string, string>>;
+  readonly light: string | undefined;
+  readonly dark: string | undefined;
 }
 
 /** How each style of a palette is drawn. */
 export function styleViews(styles: readonly CodeStyle[]): StyleView[] {
-  return styles.map((style) => {
-    const css: Record<string, string> = {};
-    if (style.light) css['--ms-tok-light'] = style.light;
-    if (style.dark) css['--ms-tok-dark'] = style.dark;
-    return {
-      plain: style.light === undefined && style.dark === undefined && !style.italic,
-      className: style.italic ? 'ms-code__tok ms-code__tok--italic' : 'ms-code__tok',
-      style: css,
-    };
-  });
+  return styles.map((style) => ({
+    plain: !style.light && !style.dark && !style.italic,
+    className: style.italic ? 'ms-code__tok ms-code__tok--italic' : 'ms-code__tok',
+    light: style.light || undefined,
+    dark: style.dark || undefined,
+  }));
 }
 
 /**
