@@ -145,15 +145,6 @@ function scan(text: string, from: number, closed: MarkdownChunk[]): MarkdownSpli
     const newline = text.indexOf('\n', pos);
     const complete = newline !== -1;
     const lineEnd = complete ? newline : text.length;
-    // Inside a fence (not in a list) only a closing line matters, and a line whose first
-    // character after up to three spaces is not the fence's cannot be one: passed over
-    // without cutting it out. A growing code answer is one fence scanned again each frame,
-    // and cutting each of its lines was thousands of strings a frame.
-    if (fence !== null && !fence.inList && !mayCloseFence(text, pos, lineEnd, fence.char)) {
-      contentEnd = lineEnd;
-      pos = complete ? newline + 1 : text.length;
-      continue;
-    }
     const line = text.slice(pos, lineEnd);
     const next = complete ? newline + 1 : text.length;
     const blank = BLANK.test(line);
@@ -315,13 +306,6 @@ function indentOf(line: string): number {
     else break;
   }
   return columns;
-}
-
-/** The line from `start` to `end` has `char` after at most three spaces. */
-function mayCloseFence(text: string, start: number, end: number, char: string): boolean {
-  let at = start;
-  while (at < end && at - start < 3 && text.charCodeAt(at) === 32) at++;
-  return at < end && text.charCodeAt(at) === char.charCodeAt(0);
 }
 
 function isFenceCloser(line: string, char: string, length: number): boolean {
