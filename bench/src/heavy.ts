@@ -32,6 +32,17 @@ const CASES = (
       json: '10',
     },
   },
+  // For information, no target of its own: the 5,000-line block, which grows what a
+  // long block keeps (lines, highlighted runs) two and a half times over the row above.
+  ...(quick
+    ? []
+    : [
+        {
+          name: '5,000-line code answer (25,000 text deltas), for information',
+          query: { code: '5000', deltas: '25000', thinking: '20', json: '10' },
+          targeted: false as const,
+        },
+      ]),
   {
     name: quick ? '100 KB tool input' : '1 MB tool input (65,536 input_json_delta fragments)',
     query: { deltas: '200', thinking: '20', json: quick ? '6400' : '65536' },

@@ -1,11 +1,7 @@
 import { memo, type ReactElement, useLayoutEffect, useMemo, useRef } from 'react';
-import type { CodeTokensSource } from '../highlight/client.js';
-import {
-  type CodeTokenLine,
-  type CodeTokensSnapshot,
-  tokensCover,
-  tokensForLine,
-} from '../highlight/tokens.js';
+import type { CodeRunsSnapshot, CodeTokensSource } from '../highlight/client.js';
+import type { CodeRunsLine, StyleView } from '../highlight/runs.js';
+import { startsWithText, tokensForLine } from '../highlight/tokens.js';
 import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
 import { CodeBlockFrame, type CodeBlockProps, codeBlockNames } from './code-block.js';
 import { CopyButton } from './copy-button.js';
@@ -92,7 +88,7 @@ function CodeBody({
   );
 }
 
-type TokenOrNull = CodeTokenLine | null;
+type TokenOrNull = CodeRunsLine | null;
 
 /** A block's lines in groups of `GROUP`, and where its last line starts. */
 export interface SplitCode {
@@ -106,9 +102,9 @@ export interface SplitCode {
  * only its last line onwards is split again, and every group before the last keeps its array.
  */
 export function splitLines(code: string, previous: SplitCode | null): SplitCode {
-  if (previous === null || !code.startsWith(previous.code)) {
+  if (previous === null || !startsWithText(code, previous.code)) {
     const groups: string[][] = [];
-    const all = code.split('\n');
+    const all = ownLines(code);
     for (let start = 0; start < all.length; start += GROUP) {
       groups.push(all.slice(start, start + GROUP));
     }
@@ -119,7 +115,7 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
   // The last group again, less its last line (the one that grew), then the new lines.
   let current = (previous.groups.at(-1) as readonly string[]).slice(0, -1);
   let lastLineStart = previous.lastLineStart;
-  const fresh = code.slice(lastLineStart).split('\n');
+  const fresh = ownLines(code.slice(lastLineStart));
   for (let i = 0; i < fresh.length; i++) {
     const line = fresh[i] as string;
     if (current.length === GROUP) {
@@ -133,9 +129,23 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
   return { code, groups, lastLineStart };
 }
 
+/**
+ * `text`'s lines, as strings of their own. A substring (`split`, `slice`) points into the
+ * string it was cut from and keeps all of it alive (V8's sliced strings), and a streaming
+ * block's text is each frame a new copy of the whole answer: lines cut from it kept one copy
+ * of the answer per frame that split them (a 2,000-line answer kept some forty, 4 MB, which
+ * minor GCs copied and promoted). Cut from `text` plus a newline, a new string the engine
+ * makes flat before splitting it, the lines keep only that copy of the new text.
+ */
+function ownLines(text: string): string[] {
+  const lines = `${text}\n`.split('\n');
+  lines.pop();
+  return lines;
+}
+
 /** A group's tokens; `previous` itself when every line has the same tokens as in it. */
 function groupTokens(
-  snapshot: CodeTokensSnapshot | null,
+  snapshot: CodeRunsSnapshot | null,
   start: number,
   end: number,
   previous: readonly TokenOrNull[] | undefined,
@@ -153,7 +163,7 @@ function groupTokens(
 
 interface CodeLinesProps {
   texts: readonly string[];
-  tokens: readonly (CodeTokenLine | null)[];
+  tokens: readonly (CodeRunsLine | null)[];
   /** The group ends with the block's last line, the one that may still be growing. */
   lastLine: boolean;
 }
@@ -164,8 +174,38 @@ interface CodeLinesProps {
  * frame's work while a code answer streamed.
  */
 const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLinesProps) {
+  const group = useRef<HTMLSpanElement>(null);
+  /** Per line, what its runs were last drawn from: its text, its runs (or none) and whether it grew. */
+  const drawn = useRef<{ texts: string[]; runs: (CodeRunsLine | null)[]; growing: number }>({
+    texts: [],
+    runs: [],
+    growing: -1,
+  });
+  // The highlighted lines' runs, drawn before the frame paints: one effect for the group, not
+  // one per line (an effect, a ref and their closures per line were most of what each line
+  // still kept once its runs were no longer React's).
+  useLayoutEffect(() => {
+    const lines = group.current?.children;
+    if (lines === undefined) return;
+    const last = drawn.current;
+    const growing = lastLine ? texts.length - 1 : -1;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i] as string;
+      const line = tokens[i] ?? null;
+      const same = last.texts[i] === text && last.runs[i] === line;
+      if (same && (i === growing) === (i === last.growing)) continue;
+      const shown = shownRuns(text, line, i === growing);
+      const element = lines[i];
+      if (shown !== null && element !== undefined) drawRuns(element as HTMLElement, shown, text);
+      last.texts[i] = text;
+      last.runs[i] = line;
+    }
+    last.texts.length = texts.length;
+    last.runs.length = texts.length;
+    last.growing = growing;
+  });
   return (
-    <span className="ms-code__group">
+    <span ref={group} className="ms-code__group">
       {texts.map((text, i) => (
         <CodeLine
           // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.
@@ -191,12 +231,19 @@ function sameLines(a: CodeLinesProps, b: CodeLinesProps): boolean {
 /**
  * One line and its newline (the last line's too, as in the markdown source, so the text of the
  * block reads as the fence's content). Highlighted or plain, it is the same `<span>` with the
- * same text, so the layout does not change when colours arrive; each token is a child `<span>`
- * whose colours come from CSS variables, and the stylesheet picks the light or the dark one.
+ * same text, so the layout does not change when colours arrive; each coloured run is a child
+ * `<span>` whose colours come from CSS variables, and the stylesheet picks the light or the
+ * dark one.
  *
  * A finished line shows tokens made from exactly its text, or none. The growing last line keeps
  * the tokens of its text a moment ago, with what was typed since plain after them: its tokens
  * come back a frame later, and dropping the colours meanwhile would make it flicker.
+ *
+ * React draws the line and its plain text; a highlighted line's runs are drawn into it by its
+ * group before the frame paints (`drawRuns`), with the DOM's own methods (text nodes, never
+ * HTML). As React children, every run was a fiber, a props object and its text kept for good:
+ * at 5,000 highlighted lines some 86,000 fibers (8.6 MB), more than everything else the answer
+ * kept, and each of them work in the frame that coloured its line.
  */
 const CodeLine = memo(function CodeLine({
   text,
@@ -204,42 +251,103 @@ const CodeLine = memo(function CodeLine({
   growing,
 }: {
   text: string;
-  tokens: CodeTokenLine | null;
+  tokens: CodeRunsLine | null;
   growing: boolean;
 }) {
-  const covered = tokens === null ? -1 : tokensCover(tokens, text);
-  const shown = covered === text.length || (growing && covered > 0) ? tokens : null;
+  // With runs, React renders the line empty (clearing its text first): its group draws them.
   return (
     <>
       <span className="ms-code__line">
-        {shown === null
-          ? text
-          : shown.map((token, i) =>
-              token.light === undefined && token.dark === undefined && !token.italic ? (
-                token.content
-              ) : (
-                <span
-                  // biome-ignore lint/suspicious/noArrayIndexKey: tokens of a finished line never change.
-                  key={i}
-                  className={token.italic ? 'ms-code__tok ms-code__tok--italic' : 'ms-code__tok'}
-                  style={tokenStyle(token.light, token.dark)}
-                >
-                  {token.content}
-                </span>
-              ),
-            )}
-        {shown !== null && covered < text.length ? text.slice(covered) : null}
+        {shownRuns(text, tokens, growing) === null ? text : null}
       </span>
       {'\n'}
     </>
   );
 });
 
-function tokenStyle(light: string | undefined, dark: string | undefined): Record<string, string> {
-  const style: Record<string, string> = {};
-  if (light) style['--ms-tok-light'] = light;
-  if (dark) style['--ms-tok-dark'] = dark;
-  return style;
+/**
+ * The runs a line shows: made from exactly its text, or for the growing last line from the
+ * start of it (the rest plain), else none.
+ */
+function shownRuns(
+  text: string,
+  tokens: CodeRunsLine | null,
+  growing: boolean,
+): CodeRunsLine | null {
+  const covered = tokens === null ? -1 : tokens.cover(text);
+  return covered === text.length || (growing && covered > 0) ? tokens : null;
+}
+
+/**
+ * Draws a line's runs into `line`: text in the block's own colour as a text node, every other
+ * run a span with its style's class and colours, then the rest of `text` (typed since the runs
+ * were made) plain. What is there already is kept where it still fits, node for node, as React
+ * kept its elements: a line that stops growing keeps the same spans.
+ */
+export function drawRuns(line: HTMLElement, runs: CodeRunsLine, text: string): void {
+  const all = runs.batch.runs;
+  let next: ChildNode | null = line.firstChild;
+  let at = 0;
+  for (let run = runs.firstRun; run < runs.endRun; run++) {
+    const length = all[run * 2] as number;
+    const view = runs.styles[all[run * 2 + 1] as number];
+    const content = text.slice(at, at + length);
+    at += length;
+    next =
+      view === undefined || view.plain
+        ? drawText(line, next, content)
+        : drawSpan(line, next, view, content);
+  }
+  if (at < text.length) next = drawText(line, next, text.slice(at));
+  while (next !== null) {
+    const after: ChildNode | null = next.nextSibling;
+    next.remove();
+    next = after;
+  }
+}
+
+/** A text node with `content` at `next` (an empty run has none); returns what follows it. */
+function drawText(line: HTMLElement, next: ChildNode | null, content: string): ChildNode | null {
+  if (content === '') return next;
+  if (next !== null && next.nodeType === Node.TEXT_NODE) {
+    if (next.nodeValue !== content) next.nodeValue = content;
+    return next.nextSibling;
+  }
+  line.insertBefore(document.createTextNode(content), next);
+  return next;
+}
+
+/** A run's span at `next`; returns what follows it. */
+function drawSpan(
+  line: HTMLElement,
+  next: ChildNode | null,
+  view: StyleView,
+  content: string,
+): ChildNode | null {
+  if (next !== null && next.nodeName === 'SPAN') {
+    const span = next as HTMLElement;
+    if (span.className !== view.className) span.className = view.className;
+    setColour(span, '--ms-tok-light', view.light);
+    setColour(span, '--ms-tok-dark', view.dark);
+    if (span.textContent !== content) span.textContent = content;
+    return span.nextSibling;
+  }
+  const span = document.createElement('span');
+  span.className = view.className;
+  if (view.light !== undefined) span.style.setProperty('--ms-tok-light', view.light);
+  if (view.dark !== undefined) span.style.setProperty('--ms-tok-dark', view.dark);
+  span.textContent = content;
+  line.insertBefore(span, next);
+  return next;
+}
+
+function setColour(span: HTMLElement, name: string, colour: string | undefined): void {
+  const now = span.style.getPropertyValue(name);
+  if (colour === undefined) {
+    if (now !== '') span.style.removeProperty(name);
+  } else if (now !== colour) {
+    span.style.setProperty(name, colour);
+  }
 }
 
 function DownloadButton({ code, fileName }: { code: string; fileName: string }): ReactElement {

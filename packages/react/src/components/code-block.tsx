@@ -24,7 +24,8 @@ export interface CodeBlockProps {
 /**
  * A code block: the language, Copy (the exact code) and optional Download in a header, and the
  * code with syntax colours in light and dark themes. Highlighting never uses HTML strings: every
- * token is a React `<span>`. Long lines scroll inside the block; the block never widens the page.
+ * token is a `<span>` made with the DOM's own methods, in a line React renders (see
+ * `code-block-body.tsx`). Long lines scroll inside the block; the block never widens the page.
  *
  * Its code loads on demand, with the highlighting's client: nothing of it is in the main
  * bundle, `<ChatStream/>` fetches it when idle after it has painted, and the highlighter itself

@@ -1,7 +1,16 @@
 import { loadLineTokenizer } from './load.js';
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { schedulePublish } from './publish.js';
-import type { CodeTokenLine, CodeTokensSnapshot } from './tokens.js';
+import { type CodeRunsLine, decodeLines, type StyleView, styleViews } from './runs.js';
+import { startsWithText } from './tokens.js';
+
+/** What a code view renders: the runs of each line it has, by line index. */
+export interface CodeRunsSnapshot {
+  /** Runs of the finished lines, in order. Each entry keeps its identity across snapshots. */
+  readonly finished: readonly CodeRunsLine[];
+  /** The unfinished last line's runs, and the text they were made from. */
+  readonly tail: { readonly text: string; readonly tokens: CodeRunsLine } | null;
+}
 
 /**
  * The page's side of highlighting: one source per code block, fed the block's code as it grows,
@@ -90,14 +99,19 @@ export class CodeTokensSource {
   private id = 0;
   private sent: string | null = null;
   private code = '';
-  private finished: CodeTokenLine[] = [];
+  private finished: CodeRunsLine[] = [];
+  /**
+   * How each style the tokenizer has named for this block is drawn. Lines hold the array they
+   * were made with: it only grows, and is a new array when the tokenizer's styles start over.
+   */
+  private views: StyleView[] = [];
   /** How many of `finished` were handed over to React. */
   private shown = 0;
   /** Whether tokens exist (false: plain, or none yet), and changed since the last hand-over. */
   private highlighted = false;
   private changed = false;
-  private tail: CodeTokensSnapshot['tail'] = null;
-  private published: CodeTokensSnapshot | null = null;
+  private tail: CodeRunsSnapshot['tail'] = null;
+  private published: CodeRunsSnapshot | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(language: string) {
@@ -127,7 +141,7 @@ export class CodeTokensSource {
   update(code: string): void {
     this.code = code;
     if (this.id === 0 || code === this.sent) return;
-    const append = this.sent !== null && code.startsWith(this.sent);
+    const append = this.sent !== null && startsWithText(code, this.sent);
     getTransport().send({
       type: 'update',
       id: this.id,
@@ -157,8 +171,18 @@ export class CodeTokensSource {
         this.finished.length = result.start;
         this.shown = Math.min(this.shown, result.start);
       }
-      for (const line of result.lines) this.finished.push(line);
-      this.tail = result.tail;
+      if (result.stylesFrom !== this.views.length) {
+        // Styles that went missing with a result: the whole block again (which resends them).
+        if (result.stylesFrom !== 0) {
+          this.resend();
+          return;
+        }
+        this.views = [];
+      }
+      for (const view of styleViews(result.styles)) this.views.push(view);
+      for (const line of decodeLines(result.lines, this.views)) this.finished.push(line);
+      const tail = result.tail === null ? undefined : decodeLines(result.tail, this.views)[0];
+      this.tail = tail === undefined ? null : { text: result.tail?.text ?? '', tokens: tail };
       this.highlighted = true;
     }
     this.changed = true;
@@ -170,7 +194,7 @@ export class CodeTokensSource {
   private readonly emit = (): void => {
     if (!this.changed) return;
     this.changed = false;
-    let next: CodeTokensSnapshot | null = null;
+    let next: CodeRunsSnapshot | null = null;
     if (this.highlighted) {
       // A bounded number of newly coloured lines per frame: a worker that catches up (after
       // the grammar loaded, say) hands over hundreds of lines at once, and styling all their
@@ -195,5 +219,5 @@ export class CodeTokensSource {
   };
 
   /** The tokens React shows: changed only when results are handed over (once per frame). */
-  readonly getSnapshot = (): CodeTokensSnapshot | null => this.published;
+  readonly getSnapshot = (): CodeRunsSnapshot | null => this.published;
 }

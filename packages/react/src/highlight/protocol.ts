@@ -1,4 +1,4 @@
-import type { CodeTokenLine } from './tokens.js';
+import type { CodeStyle, EncodedLines } from './runs.js';
 
 /**
  * Messages between a code block and the tokenizer (a module Worker, or the same logic on the
@@ -22,10 +22,16 @@ export type TokenizeResult =
       readonly id: number;
       /** Index of the first line in `lines`: every line before it was sent earlier, for good. */
       readonly start: number;
-      /** Tokens of lines that have become finished; they never change again. */
-      readonly lines: readonly CodeTokenLine[];
-      /** The unfinished last line's tokens and the text they were made from. */
-      readonly tail: { readonly text: string; readonly tokens: CodeTokenLine } | null;
+      /** Runs of lines that have become finished (runs.ts); they never change again. */
+      readonly lines: EncodedLines;
+      /** The unfinished last line's runs; its `text` is the text they were made from. */
+      readonly tail: EncodedLines | null;
+      /**
+       * Styles the runs use that were not sent before: the block's styles from index
+       * `stylesFrom` on (0: the block's styles start over, as a new tokenizer's do).
+       */
+      readonly stylesFrom: number;
+      readonly styles: readonly CodeStyle[];
     }
   /** The language is unknown or failed to load: the block stays plain. */
   | { readonly type: 'plain'; readonly id: number };

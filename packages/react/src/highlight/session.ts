@@ -1,4 +1,5 @@
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
+import { encodeLines, StylePalette } from './runs.js';
 import { IncrementalCodeTokens, type LineTokenizer } from './tokens.js';
 
 /** Longest stretch of tokenizing before results are handed over and new requests are read. */
@@ -12,6 +13,9 @@ interface Session {
   sent: number;
   sentTail: string | null;
   plain: boolean;
+  /** The styles the block's runs have used, and how many of them were sent. */
+  palette: StylePalette;
+  sentStyles: number;
 }
 
 /**
@@ -54,6 +58,8 @@ export class TokenizeSessions {
         sent: 0,
         sentTail: null,
         plain: false,
+        palette: new StylePalette(),
+        sentStyles: 0,
       };
       this.sessions.set(request.id, session);
       this.startLoading(request.id, session);
@@ -62,6 +68,8 @@ export class TokenizeSessions {
       session.code = request.text;
       session.sent = 0;
       session.sentTail = null;
+      // The page starts over too (it may have missed a result): its styles with it.
+      session.sentStyles = 0;
     } else {
       session.code += request.text;
     }
@@ -119,15 +127,21 @@ export class TokenizeSessions {
       if (finished < session.sent) session.sent = 0;
       const tail = tokens.tailTokens;
       if (finished > session.sent || (tail?.text ?? null) !== session.sentTail) {
+        const { palette } = session;
+        const lines = encodeLines(tokens.finishedFrom(session.sent), palette);
+        const tailRuns = tail === null ? null : encodeLines([tail.tokens], palette);
         this.post({
           type: 'tokens',
           id,
           start: session.sent,
-          lines: tokens.finishedFrom(session.sent),
-          tail,
+          lines,
+          tail: tailRuns,
+          stylesFrom: session.sentStyles,
+          styles: palette.styles.slice(session.sentStyles),
         });
         session.sent = finished;
         session.sentTail = tail?.text ?? null;
+        session.sentStyles = palette.styles.length;
       }
       if (!done) more = true;
     }

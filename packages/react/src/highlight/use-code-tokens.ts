@@ -1,6 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
-import { CodeTokensSource } from './client.js';
-import type { CodeTokensSnapshot } from './tokens.js';
+import { type CodeRunsSnapshot, CodeTokensSource } from './client.js';
 
 // Sends the code as soon as it is committed; on the server, where nothing runs, a plain effect.
 const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
@@ -41,7 +40,7 @@ export function useCodeTokensSource(
  * yet): the block then shows plain text, laid out exactly like the highlighted text, so nothing
  * moves when colours arrive.
  */
-export function useCodeTokensSnapshot(source: CodeTokensSource | null): CodeTokensSnapshot | null {
+export function useCodeTokensSnapshot(source: CodeTokensSource | null): CodeRunsSnapshot | null {
   return useSyncExternalStore(
     source?.subscribe ?? noSubscribe,
     source?.getSnapshot ?? noSnapshot,

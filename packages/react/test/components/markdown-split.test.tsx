@@ -159,6 +159,46 @@ describe('splitMarkdown', () => {
     expect(whole.chunks.length).toBeGreaterThan(20);
   });
 
+  it('ends a fence only at its closing line, whatever its lines start with (property)', async () => {
+    // Lines inside a fence that look like closers, or nearly: the split passes over lines that
+    // cannot close the fence without reading them, and must still find every real closer.
+    const line = fc.constantFrom(
+      '```',
+      '````',
+      '``',
+      '``` x',
+      '   ```',
+      '    ```',
+      '\t```',
+      '~~~',
+      '  ~~~~',
+      '~ tilde',
+      '`code`',
+      '   `',
+      'plain',
+      '',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('```', '````', '~~~', '  ```ts'),
+        fc.array(line, { maxLength: 12 }),
+        async (opener, lines) => {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          const text = [opener, ...lines, '', 'after'].join('\n');
+          expect(chunkedHtml(text)).toBe(wholeHtml(text));
+          let split: MarkdownSplit | null = null;
+          for (let end = 0; end <= text.length; end += 2) {
+            split = splitMarkdown(text.slice(0, end), split);
+            expect(split.chunks.map((c) => c.text)).toEqual(
+              splitMarkdown(text.slice(0, end)).chunks.map((c) => c.text),
+            );
+          }
+        },
+      ),
+      { numRuns: 300, seed: 20_261_203 },
+    );
+  }, 60_000);
+
   it('renders long-markdown chunk by chunk exactly as one document', async () => {
     const text = blockAt(await finalState(longMarkdown), 0).block.text as string;
     expect(chunkedHtml(text)).toBe(wholeHtml(text));

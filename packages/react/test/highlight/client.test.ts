@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TokenizeRequest, TokenizeResult } from '../../src/highlight/protocol.js';
+import { encodeLines, StylePalette } from '../../src/highlight/runs.js';
 
 /** A Worker stand-in: records what the page posts and lets a test answer or fail it. */
 class FakeWorker {
@@ -24,13 +25,22 @@ class FakeWorker {
   }
 }
 
-const tokens = (id: number, start: number, lines: string[]): TokenizeResult => ({
-  type: 'tokens',
-  id,
-  start,
-  lines: lines.map((content) => [{ content }]),
-  tail: null,
-});
+/** A result as the tokenizer sends it (runs.ts), of one plain run per line. */
+const tokens = (id: number, start: number, lines: string[]): TokenizeResult => {
+  const palette = new StylePalette();
+  return {
+    type: 'tokens',
+    id,
+    start,
+    lines: encodeLines(
+      lines.map((content) => [{ content }]),
+      palette,
+    ),
+    tail: null,
+    stylesFrom: 0,
+    styles: palette.styles,
+  };
+};
 
 describe('CodeTokensSource over a Worker', () => {
   beforeEach(() => {
@@ -65,12 +75,18 @@ describe('CodeTokensSource over a Worker', () => {
   it('hands a burst of coloured lines over a bounded number per frame, the tail once caught up', async () => {
     const { source, worker, id } = await open(`${'x\n'.repeat(300)}tail`);
     const { flushPublishes } = await import('../../src/highlight/publish.js');
+    const palette = new StylePalette();
     worker.fire('message', {
       type: 'tokens',
       id,
       start: 0,
-      lines: Array.from({ length: 300 }, () => [{ content: 'x' }]),
-      tail: { text: 'tail', tokens: [{ content: 'tail' }] },
+      lines: encodeLines(
+        Array.from({ length: 300 }, () => [{ content: 'x' }]),
+        palette,
+      ),
+      tail: encodeLines([[{ content: 'tail' }]], palette),
+      stylesFrom: 0,
+      styles: palette.styles,
     });
     const shown: [number, string | null][] = [];
     for (let frame = 0; frame < 6; frame++) {

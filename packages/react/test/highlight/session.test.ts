@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenizeResult } from '../../src/highlight/protocol.js';
+import { type CodeStyle, decodeLines, lineTokens } from '../../src/highlight/runs.js';
 import { TokenizeSessions } from '../../src/highlight/session.js';
 import type { CodeTokenLine, LineTokenizer } from '../../src/highlight/tokens.js';
 
@@ -37,13 +38,15 @@ function harness(tokenize: LineTokenizer<unknown>) {
   return { sessions, results, queue, step, ran };
 }
 
-/** What the page assembles from the results, as `CodeTokensSource` does. */
+/** What the page assembles from the results, as `CodeTokensSource` does, read back as tokens. */
 function assemble(results: readonly TokenizeResult[]): CodeTokenLine[] {
   const finished: CodeTokenLine[] = [];
+  let styles: CodeStyle[] = [];
   for (const result of results) {
     if (result.type !== 'tokens') continue;
     expect(result.start).toBe(finished.length);
-    finished.push(...result.lines);
+    styles = [...styles.slice(0, result.stylesFrom), ...result.styles];
+    for (const line of decodeLines(result.lines, [])) finished.push(lineTokens(line, styles));
   }
   return finished;
 }
@@ -109,7 +112,7 @@ describe('TokenizeSessions', () => {
     sessions.receive({ type: 'update', id: 7, language: 'ts', mode: 'append', text: 'c\n}\n' });
     while (queue.length > 0) step();
     const tokens = results.filter((r) => r.type === 'tokens');
-    expect(tokens.map((r) => [r.start, r.lines.length, r.tail?.text])).toEqual([
+    expect(tokens.map((r) => [r.start, r.lines.ends.length, r.tail?.text])).toEqual([
       [0, 1, '  b'],
       [1, 2, ''],
     ]);
@@ -133,7 +136,7 @@ describe('TokenizeSessions', () => {
     while (queue.length > 0) queue.shift()?.();
     expect(results[0]).toEqual({ type: 'plain', id: 1 });
     const second = results.filter((r) => r.type === 'tokens' && r.id === 2);
-    expect(second.map((r) => r.type === 'tokens' && [r.start, r.lines.length])).toEqual([
+    expect(second.map((r) => r.type === 'tokens' && [r.start, r.lines.ends.length])).toEqual([
       [0, 2],
       [0, 1],
     ]);

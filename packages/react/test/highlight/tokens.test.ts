@@ -4,6 +4,7 @@ import { mergeCodeTokens } from '../../src/highlight/merge-tokens.js';
 import {
   IncrementalCodeTokens,
   type LineTokenizer,
+  startsWithText,
   tokensForLine,
   tokensMatch,
 } from '../../src/highlight/tokens.js';
@@ -142,6 +143,24 @@ describe('mergeCodeTokens', () => {
           if (merged.length > 1) for (const t of merged) expect(t.content.trim()).not.toBe('');
         },
       ),
+    );
+  });
+});
+
+describe('startsWithText', () => {
+  it('says what startsWith says, for views of long strings too (property)', () => {
+    const long = 'x'.repeat(1000);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (a, b) => {
+        for (const [text, prefix] of [
+          [a, b],
+          [a + b, a],
+          [`${long}${a}`, `${long}${b}`],
+          [`${long}${a}`.slice(3), `${long}`.slice(3)],
+        ] as const) {
+          expect(startsWithText(text, prefix)).toBe(text.startsWith(prefix));
+        }
+      }),
     );
   });
 });
