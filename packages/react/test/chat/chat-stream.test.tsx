@@ -264,6 +264,8 @@ describe('<ChatStream/> auto-scroll', () => {
     await userEvent.click(jump);
     expect(element.scrollTop).toBe(2000);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    // The button it pressed is gone: focus is in the composer, not on the page.
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     height = 2600;
     await act(() =>
       store.getState().setMessages([

@@ -32,9 +32,13 @@ describe('ThreadList', () => {
     expect(document.activeElement).toBe(field);
     await user.keyboard('{Escape}');
     expect(screen.getByRole('button', { name: 'Trip plans' })).toBeDefined();
-    await user.click(screen.getByRole('button', { name: 'Rename Trip plans' }));
+    // Cancelled: focus back on the row's Rename, not the page.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Trip plans' }));
+    await user.keyboard('{Enter}');
     await user.keyboard('Lisbon trip{Enter}');
     expect(threads.getState().threads.map((t) => t.title)).toContain('Lisbon trip');
+    // Saved: focus on the same row's Rename, named anew.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Lisbon trip' }));
 
     expect(await axeViolations(container)).toEqual([]);
     // Delete asks first, Cancel focused: Escape, Cancel or a stray Enter keep the thread.
