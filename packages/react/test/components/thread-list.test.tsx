@@ -69,6 +69,20 @@ describe('ThreadList', () => {
   });
 });
 
+describe('ThreadList: New conversation', () => {
+  it('shows one empty conversation however often it is pressed', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    const user = userEvent.setup();
+    render(<ThreadList store={threads} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    const button = within(nav).getByRole('button', { name: 'New conversation' });
+    await user.click(button);
+    await user.click(button);
+    await user.click(button);
+    expect(within(nav).getAllByRole('listitem')).toHaveLength(1);
+  });
+});
+
 describe('ThreadList date headings', () => {
   const DAY = 24 * 60 * 60 * 1000;
 
