@@ -49,7 +49,7 @@ function ActionButton({
       onClick={onClick}
       disabled={disabled}
     >
-      <Icon name={icon} />
+      <Icon name={icon} filled={pressed === true} />
     </button>
   );
 }

@@ -192,6 +192,14 @@ describe('MessageActions', () => {
     );
   });
 
+  it('shows the thumb given by its shape, a filled icon, not by colour alone', () => {
+    render(<MessageActions copyText="x" onFeedback={noop} feedback="up" />);
+    const fill = (name: string) =>
+      screen.getByRole('button', { name }).querySelector('path')?.getAttribute('fill');
+    expect(fill('Good answer')).toBe('currentColor');
+    expect(fill('Bad answer')).toBe('none');
+  });
+
   it('has no axe violations', async () => {
     const { container } = render(
       <MessageActions copyText="x" onRegenerate={noop} onFeedback={noop}>
