@@ -1,7 +1,13 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { Composer } from '../../src/chat/composer.js';
+import { CodeBlock } from '../../src/components/code-block.js';
+import { EmptyState } from '../../src/components/empty-state.js';
 import { MessageActions } from '../../src/components/message-actions.js';
+import { ResumeControl } from '../../src/components/resume-control.js';
+import { ThreadList } from '../../src/components/thread-list.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
+import { createThreadStore } from '../../src/store/create-thread-store.js';
 import { withDefaultStyles } from '../browser-styles.js';
 import { contrast, over, rgba } from './colour.js';
 
@@ -69,6 +75,90 @@ describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
       container.querySelector('.ms-composer'),
     ]) {
       expect(contrast(edge(field as Element), page)).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe('control sizes', () => {
+  it('come in two heights, with 12 px text or more and one small radius', async () => {
+    const threads = createThreadStore({
+      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+    });
+    threads.getState().newThread();
+    const tool = {
+      index: 0,
+      status: 'complete' as const,
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    };
+    render(
+      <div style={{ width: 700 }}>
+        <CodeBlock code="const a = 1;" language="ts" download />
+        <ToolCallCard
+          block={tool}
+          status="awaiting-approval"
+          onApprove={noop}
+          onDeny={noop}
+          defaultOpen
+        />
+        <article className="ms-message ms-message--user" aria-label="You said">
+          <MessageActions copyText="x" onEdit={noop} />
+        </article>
+        <MessageActions copyText="x" onRegenerate={noop} label="Answer actions" />
+        <ResumeControl status="interrupted" onResume={noop} onRetry={noop} />
+        <ThreadList store={threads} />
+        <EmptyState suggestions={['One prompt']} onSuggestion={noop} />
+        <Composer busy={false} onSend={noop} onStop={noop} />
+      </div>,
+    );
+    const rootStyle = getComputedStyle(document.documentElement);
+    const px = (name: string) => Number.parseFloat(rootStyle.getPropertyValue(name)) * 16;
+    const [small, regular] = [px('--ms-control-sm'), px('--ms-control')];
+    expect([small, regular]).toEqual([32, 36]);
+    const height = (element: HTMLElement) => element.getBoundingClientRect().height;
+    const smallOnes = [
+      screen.getByRole('button', { name: 'Copy ts code' }),
+      screen.getByRole('button', { name: /^Download/ }),
+      screen.getByRole('button', { name: 'Approve' }),
+      screen.getByRole('button', { name: 'Deny' }),
+      screen.getByRole('textbox', { name: 'Reason (optional)' }),
+      ...within(screen.getByRole('article', { name: 'You said' })).getAllByRole('button'),
+      ...within(screen.getByRole('toolbar', { name: 'Answer actions' })).getAllByRole('button'),
+      screen.getByRole('button', { name: 'Resume' }),
+      screen.getByRole('button', { name: /^Rename/ }),
+      screen.getByRole('button', { name: /^Delete/ }),
+    ];
+    await screen.findByRole('button', { name: 'Formatted' });
+    const views = document.querySelector('.ms-tool__views') as HTMLElement;
+    for (const element of [...smallOnes, views]) {
+      expect([element.className, height(element)]).toEqual([element.className, small]);
+    }
+    // Icon buttons are square, the user's as the answer's.
+    for (const element of smallOnes.filter((e) => e.classList.contains('ms-icon-button'))) {
+      expect(element.getBoundingClientRect().width).toBe(small);
+    }
+    for (const element of [
+      screen.getByRole('button', { name: 'One prompt' }),
+      screen.getByRole('button', { name: 'Send' }),
+      document.querySelector('.ms-threads__new') as HTMLElement,
+      document.querySelector('.ms-thread__open') as HTMLElement,
+    ]) {
+      expect([element.className, height(element)]).toEqual([element.className, regular]);
+    }
+    // One radius for every rectangular small control, and no text under 12 px.
+    const radius = rootStyle.getPropertyValue('--ms-radius-sm').trim();
+    for (const element of [...smallOnes, views]) {
+      expect([element.className, getComputedStyle(element).borderTopLeftRadius]).toEqual([
+        element.className,
+        `${Number.parseFloat(radius) * 16}px`,
+      ]);
+    }
+    for (const element of document.querySelectorAll<HTMLElement>(
+      'button, .ms-tool__badge, .ms-tool__id',
+    )) {
+      expect([
+        element.className,
+        Number.parseFloat(getComputedStyle(element).fontSize) >= 12,
+      ]).toEqual([element.className, true]);
     }
   });
 });
