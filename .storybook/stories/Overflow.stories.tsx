@@ -115,6 +115,11 @@ export const WideTable: Story = {
       />
     );
   },
-  play: async ({ canvasElement }) =>
-    scrollsSideways(canvasElement.querySelector('.ms-md__table-wrap')),
+  play: async ({ canvasElement }) => {
+    const wrap = canvasElement.querySelector('.ms-md__table-wrap');
+    await scrollsSideways(wrap);
+    // Scrolling, it is a named tab stop (a table that fits is neither).
+    await expect(wrap).toHaveAttribute('tabindex', '0');
+    await expect(wrap).toHaveAccessibleName('Scrollable table');
+  },
 };

@@ -138,6 +138,49 @@ export const ErrorResult: Story = {
   },
 };
 
+/** The user denied the call, with a reason: their choice, not a failure. */
+export const Declined: Story = {
+  args: { block: undefined as never },
+  loaders: [weatherCall],
+  render: (_args, { loaded }) => (
+    <ToolCallCard
+      defaultOpen
+      block={blockOf(loaded)}
+      result={{
+        content: 'I already know',
+        isError: true,
+        declined: 'denied',
+        reason: 'I already know',
+      }}
+    />
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    await expect(badge(canvasElement)).toHaveTextContent('Declined');
+    await expect(canvas.getByText('Your reason: I already know')).toBeVisible();
+    await expect(canvas.queryByText('Error')).toBeNull();
+  },
+};
+
+/** The user sent a new message while the call waited for approval: it never ran. */
+export const Skipped: Story = {
+  args: { block: undefined as never },
+  loaders: [weatherCall],
+  render: (_args, { loaded }) => (
+    <ToolCallCard
+      defaultOpen
+      block={blockOf(loaded)}
+      result={{
+        content: 'The user sent a new message instead.',
+        isError: true,
+        declined: 'skipped',
+      }}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(badge(canvasElement)).toHaveTextContent('Skipped');
+  },
+};
+
 /** The stream ended inside the input (the `truncated-mid-tool` fixture): it will not run. */
 export const Interrupted: Story = {
   args: { block: undefined as never },

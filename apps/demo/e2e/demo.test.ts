@@ -200,6 +200,12 @@ describe('the built demo', () => {
     await threads.getByRole('button', { name: 'New conversation' }).click();
     // The new thread is empty: its welcome shows, the first thread is listed by its title.
     await page.getByText('What shall we try?').waitFor({ state: 'visible' });
+    // Pressed again, it stays on that empty thread rather than piling up empty ones (the
+    // button comes first: the empty thread's row bears the same words).
+    const again = threads.getByRole('button', { name: 'New conversation', exact: true }).first();
+    await again.click();
+    await again.click();
+    await expect(threads.getByRole('listitem').count()).resolves.toBe(2);
     await threads.getByRole('button', { name: /^Hello there/ }).click();
     await page.getByText('Hello there').first().waitFor({ state: 'visible' });
     await expect(page.getByText('What shall we try?').count()).resolves.toBe(0);

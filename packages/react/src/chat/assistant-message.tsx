@@ -151,7 +151,12 @@ export const AssistantMessage = memo(function AssistantMessage(
                 textMode={textMode}
                 toolResult={
                   result && result.status !== 'running' && result.status !== 'awaiting-approval'
-                    ? { content: result.content, isError: result.isError === true }
+                    ? {
+                        content: result.content,
+                        isError: result.isError === true,
+                        declined: result.declined,
+                        reason: result.reason,
+                      }
                     : undefined
                 }
                 toolStatus={

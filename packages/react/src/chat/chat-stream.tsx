@@ -225,6 +225,11 @@ export function ChatStream({
     else focusComposer();
   }, [focusComposer]);
   const { jumpToLatest } = follow;
+  // The button goes away once the log follows again: focus moves to the composer, not the page.
+  const jumpAndFocus = useCallback(() => {
+    focusComposer();
+    jumpToLatest();
+  }, [focusComposer, jumpToLatest]);
   const files = useAttachments();
   const { attachments: pending, clear: clearFiles } = files;
   const send = useCallback(
@@ -386,7 +391,7 @@ export function ChatStream({
       </div>
       <div className="ms-chat__rail">
         {follow.following ? null : (
-          <button type="button" className="ms-chat__jump" onClick={follow.jumpToLatest}>
+          <button type="button" className="ms-chat__jump" onClick={jumpAndFocus}>
             <Icon name="arrow-down" />
             Jump to latest
           </button>

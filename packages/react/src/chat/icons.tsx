@@ -41,10 +41,17 @@ const PATHS: Record<IconName, string> = {
     'M13 7.5 8.2 12.3a3 3 0 0 1-4.24-4.24l5.3-5.3a2 2 0 0 1 2.83 2.83L6.8 10.9a1 1 0 0 1-1.42-1.42L10 4.9',
 };
 
-export function Icon({ name }: { readonly name: IconName }): ReactElement {
+/** `filled`: the shape filled in, for a pressed state (shape, not only colour, shows it). */
+export function Icon({
+  name,
+  filled = false,
+}: {
+  readonly name: IconName;
+  readonly filled?: boolean;
+}): ReactElement {
   return (
     <svg
-      className={`ms-icon ms-icon--${name}`}
+      className={`ms-icon ms-icon--${name}${filled ? ' ms-icon--filled' : ''}`}
       width="16"
       height="16"
       viewBox="0 0 16 16"
@@ -56,7 +63,7 @@ export function Icon({ name }: { readonly name: IconName }): ReactElement {
       aria-hidden="true"
       focusable="false"
     >
-      <path d={PATHS[name]} fill={name === 'stop' ? 'currentColor' : 'none'} />
+      <path d={PATHS[name]} fill={filled || name === 'stop' ? 'currentColor' : 'none'} />
     </svg>
   );
 }

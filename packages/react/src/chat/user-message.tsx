@@ -146,8 +146,8 @@ export const UserMessage = memo(function UserMessage({
     <article ref={root} className="ms-message ms-message--user" aria-label="You said">
       <AttachmentList attachments={attachments} label="Attached files" />
       {text !== '' ? <p className="ms-message__text">{text}</p> : null}
+      {/* The version picker last: under the bubble's edge, whatever the actions before it do. */}
       <div className="ms-message__footer">
-        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
         {actions ? (
           <MessageActions
             copyText={text}
@@ -158,6 +158,7 @@ export const UserMessage = memo(function UserMessage({
             {extra}
           </MessageActions>
         ) : null}
+        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
       </div>
     </article>
   );

@@ -95,7 +95,8 @@ export function ThreadListBody({
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
-  // Closing the confirm unmounts its focused button: after that render, focus goes here.
+  // Closing the confirm or the rename field unmounts what had focus: after that render, focus
+  // goes here.
   const focusNext = useRef<((nav: HTMLElement) => HTMLElement | null | undefined) | null>(null);
   useLayoutEffect(() => {
     const find = focusNext.current;
@@ -111,6 +112,11 @@ export function ThreadListBody({
           onDone={(title) => {
             if (title !== null) store.getState().renameThread(thread.id, title);
             setRenaming(null);
+            // Saved or cancelled, the field is gone: focus goes back to the row's Rename.
+            focusNext.current = (nav) =>
+              [...nav.querySelectorAll<HTMLElement>('[data-rename]')].find(
+                (button) => button.dataset.rename === thread.id,
+              );
           }}
         />
       ) : deleting === thread.id ? (
@@ -145,6 +151,7 @@ export function ThreadListBody({
               className="ms-thread__action"
               aria-label={`Rename ${thread.title}`}
               title="Rename"
+              data-rename={thread.id}
               onClick={() => setRenaming(thread.id)}
             >
               <Icon name="edit" />

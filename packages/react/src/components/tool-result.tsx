@@ -12,13 +12,36 @@ export interface ToolResultProps {
  * A tool's result as text: a string as it is, an array of content blocks as their text (other
  * blocks, such as images, as a placeholder naming their type), anything else as JSON. Never
  * rendered as HTML or markdown: tool output is data.
+ *
+ * A call the user declined never ran and has no result to show: the card says so in plain
+ * words, with the reason the user typed, not as an error (what the model was sent is the
+ * store's business).
  */
 export function ToolResult({ result }: ToolResultProps): ReactElement {
+  if (result.declined) return <DeclinedResult result={result} />;
   const failed = result.isError === true;
   return (
     <div className={failed ? 'ms-tool__result ms-tool__result--error' : 'ms-tool__result'}>
       <p className="ms-tool__result-label">{failed ? 'Error' : 'Result'}</p>
       <ScrollablePre className="ms-tool__result-body">{resultText(result.content)}</ScrollablePre>
+    </div>
+  );
+}
+
+function DeclinedResult({ result }: ToolResultProps): ReactElement {
+  const reason = result.reason?.trim();
+  return (
+    <div className="ms-tool__result ms-tool__result--declined">
+      <p className="ms-tool__result-label">
+        {result.declined === 'skipped' ? 'Skipped' : 'Declined'}
+      </p>
+      <p className="ms-tool__note">
+        {result.declined === 'skipped'
+          ? 'You sent a new message before deciding, so it did not run.'
+          : reason
+            ? `Your reason: ${reason}`
+            : 'You declined it, so it did not run.'}
+      </p>
     </div>
   );
 }

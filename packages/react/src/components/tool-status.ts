@@ -8,7 +8,10 @@ import type { BlockState } from '@message-stream/core';
  *   store's `ToolResultState.status`; the card then offers Approve and Deny);
  * - `running`: the app is running it (only the app knows: the store passes it explicitly);
  * - `result` / `error`: it ran and returned a result, or a failure;
- * - `interrupted`: the stream ended before the input was whole; it will not run.
+ * - `interrupted`: the stream ended before the input was whole; it will not run;
+ * - `denied`: the user declined it (Deny); `skipped`: the user sent a new message while it
+ *   waited for approval. Neither ran, and neither is a failure: the model still gets an
+ *   `is_error` result saying why, but the card says "Declined" / "Skipped", not "Failed".
  */
 export type ToolCallStatus =
   | 'input-streaming'
@@ -17,7 +20,9 @@ export type ToolCallStatus =
   | 'running'
   | 'result'
   | 'error'
-  | 'interrupted';
+  | 'interrupted'
+  | 'denied'
+  | 'skipped';
 
 /** What a tool returned, as the app sends it back in its `tool_result` block. */
 export interface ToolResultView {
@@ -25,6 +30,13 @@ export interface ToolResultView {
   content: unknown;
   /** The tool failed; `content` says why. */
   isError?: boolean;
+  /**
+   * The user declined the call (the store's `ToolResultState.declined`): `'denied'` with Deny,
+   * `'skipped'` by sending a new message instead. Shown as that, not as a failure.
+   */
+  declined?: 'denied' | 'skipped' | undefined;
+  /** The reason the user typed when denying, if any: shown as "Your reason: …". */
+  reason?: string | undefined;
 }
 
 /** The words for each status: the badge says it in text, colour only repeats it. */
@@ -36,6 +48,8 @@ export const TOOL_STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   result: 'Done',
   error: 'Failed',
   interrupted: 'Interrupted',
+  denied: 'Declined',
+  skipped: 'Skipped',
 };
 
 /**
@@ -50,12 +64,12 @@ export function deriveToolStatus(
   if (status) return status;
   if (block.status === 'streaming') return 'input-streaming';
   if (block.status === 'incomplete') return 'interrupted';
-  if (result) return result.isError ? 'error' : 'result';
+  if (result) return result.declined ?? (result.isError ? 'error' : 'result');
   return 'input-complete';
 }
 
 /**
- * Two results show the same: same content (by identity) and same error flag. Block views compare
+ * Two results show the same: same content (by identity), error flag and decline. Block views compare
  * results with this rather than by object, so a caller that rebuilds `{content, isError}` on
  * every render does not re-render every tool card on every delta.
  */
@@ -65,5 +79,10 @@ export function sameToolResult(
 ): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return a.content === b.content && (a.isError === true) === (b.isError === true);
+  return (
+    a.content === b.content &&
+    (a.isError === true) === (b.isError === true) &&
+    a.declined === b.declined &&
+    a.reason === b.reason
+  );
 }

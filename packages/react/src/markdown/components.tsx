@@ -1,7 +1,7 @@
 import { type ComponentPropsWithoutRef, type ReactElement, useContext } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
 import { CodeBlock } from '../components/code-block.js';
-import { ScrollableDiv, ScrollablePre } from '../components/scrollable.js';
+import { OverflowScroller, ScrollablePre } from '../components/scrollable.js';
 import { CodeOptionsContext } from './code-options.js';
 import { hostnameOf } from './url.js';
 
@@ -69,12 +69,15 @@ function MarkdownImage({ src, alt }: ImageProps): ReactElement {
   );
 }
 
-/** Wide tables scroll on their own instead of widening the message. */
+/**
+ * Wide tables scroll on their own instead of widening the message (or squeezing their words):
+ * the box is a named tab stop only while it scrolls.
+ */
 function MarkdownTable({ node: _node, ...rest }: TableProps): ReactElement {
   return (
-    <ScrollableDiv className="ms-md__table-wrap">
+    <OverflowScroller className="ms-md__table-wrap" label="Scrollable table">
       <table {...rest} />
-    </ScrollableDiv>
+    </OverflowScroller>
   );
 }
 

@@ -56,7 +56,12 @@ export interface ThreadState {
   readonly threads: readonly ThreadSummary[];
   /** The thread shown, or null when there is none. */
   readonly activeId: string | null;
-  /** Starts a new, empty thread and shows it; returns its id. */
+  /**
+   * Shows an empty thread and returns its id: a thread that has no turns yet and was not
+   * renamed, if there is one (the shown one first), moved to the top of the list as new;
+   * otherwise a new thread. So pressing "New conversation" again and again shows one empty
+   * conversation instead of piling up identical empty ones.
+   */
   newThread(): string;
   /** Shows another thread (the one shown before keeps streaming, see the module comment). */
   switchThread(id: string): void;
@@ -115,7 +120,12 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
   const persist = options.persist || null;
   const storageChoice: StorageChoice = persist?.storage;
   const list = persist ? recordStorage(`${persist.name}/threads`, storageChoice) : null;
-  const chats = new Map<string, { store: ChatStore; unsubscribe: () => void }>();
+  const chats = new Map<
+    string,
+    { store: ChatStore; unsubscribe: () => void; restoring: () => boolean }
+  >();
+  // Threads made here by newThread: nothing of them can be in storage.
+  const made = new Set<string>();
   const untitled = options.untitled ?? 'New conversation';
   const titleOf = options.title ?? firstLine;
   const report = (error: unknown, operation: PersistErrorInfo['operation']) => {
@@ -166,8 +176,20 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         return { ...thread, title, updatedAt: grew ? Date.now() : thread.updatedAt };
       });
     });
-    chats.set(id, { store: chat, unsubscribe });
+    chats.set(id, { store: chat, unsubscribe, restoring: () => restoring });
     return chat;
+  };
+
+  /**
+   * A thread known to have no turn, and no name the user gave it. A saved thread whose
+   * conversation was not read back yet is not known to be empty.
+   */
+  const isEmpty = (thread: ThreadSummary): boolean => {
+    if (thread.renamed) return false;
+    const chat = chats.get(thread.id);
+    if (chat === undefined) return made.has(thread.id);
+    if (!made.has(thread.id) && chat.restoring()) return false;
+    return turnCount(chat.store.getState().tree) === 0;
   };
 
   const store = createStore<ThreadState>()((set, get) => ({
@@ -175,6 +197,22 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     activeId: null,
     newThread() {
       const now = Date.now();
+      const { threads, activeId } = get();
+      const empty =
+        threads.find((thread) => thread.id === activeId && isEmpty(thread)) ??
+        threads.find(isEmpty);
+      if (empty !== undefined) {
+        // The new conversation asked for: titled and timed as new (a conversation emptied by
+        // `reset()` kept its first message's title), and shown.
+        update(empty.id, (thread) => ({
+          ...thread,
+          title: untitled,
+          createdAt: now,
+          updatedAt: now,
+        }));
+        set({ activeId: empty.id });
+        return empty.id;
+      }
       const id = `thread_${(nextThread++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
       const thread: ThreadSummary = {
         id,
@@ -183,6 +221,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         createdAt: now,
         updatedAt: now,
       };
+      made.add(id);
       set((state) => ({ threads: byActivity([thread, ...state.threads]), activeId: id }));
       return id;
     },
@@ -199,6 +238,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       chat?.unsubscribe();
       chat?.store.dispose();
       chats.delete(id);
+      made.delete(id);
       const threads = get().threads.filter((thread) => thread.id !== id);
       const activeId = get().activeId === id ? (threads[0]?.id ?? null) : get().activeId;
       set({ threads, activeId });

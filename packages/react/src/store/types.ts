@@ -19,12 +19,21 @@ export interface UserTurn {
 /**
  * The result of a client-side tool call, as the UI shows it and the API receives it.
  * `awaiting-approval`: the tool needs the user's yes (`approveToolCall`) or no
- * (`denyToolCall`); a denial is an `error` with `isError: true` and the reason as content.
+ * (`denyToolCall`); a denial is an `error` with `isError: true` and the reason as content
+ * (what the API needs), marked `declined` so the UI does not show it as a failure.
  */
 export interface ToolResultState {
   readonly status: 'awaiting-approval' | 'running' | 'complete' | 'error';
   readonly content?: unknown;
   readonly isError?: boolean;
+  /**
+   * The user declined the call, so it never ran: `'denied'` by `denyToolCall`, `'skipped'`
+   * when a new message was sent while it waited for approval. It still goes back as an
+   * `is_error` result with `content`; only what the UI shows differs.
+   */
+  readonly declined?: 'denied' | 'skipped';
+  /** The reason the user gave to `denyToolCall`, if any (also the result's `content`). */
+  readonly reason?: string;
 }
 
 /** One answer of the assistant: its live stream state and what the kit did around it. */
@@ -237,7 +246,10 @@ export interface ChatActions {
   continueAnswer(turnId?: string): Promise<void>;
   /** Runs a tool call that awaits approval; the turn continues when every call is decided. */
   approveToolCall(toolUseId: string): Promise<void>;
-  /** Answers a tool call that awaits approval with an error result holding `reason`. */
+  /**
+   * Answers a tool call that awaits approval with an error result holding `reason` (the API's
+   * way to say it did not run), recorded as `declined: 'denied'`.
+   */
   denyToolCall(toolUseId: string, reason?: string): Promise<void>;
   /**
    * Sends `content` as a new version of the user turn `turnId` (a sibling, shown from now

@@ -2,7 +2,7 @@ import { createMockFetch, SCENARIO_HEADER } from '@message-stream/mock';
 import longMarkdown from '@message-stream/mock/fixtures/long-markdown.sse?raw';
 import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import textPings from '@message-stream/mock/fixtures/text-pings.sse?raw';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent as keys, page } from 'vitest/browser';
@@ -135,6 +135,38 @@ describe('<ChatStream/> in Chromium', () => {
     await user.keyboard('{Control>}a{/Control}{Backspace}');
     expect(field().getBoundingClientRect().height).toBeCloseTo(start, 0);
   });
+
+  it.each([1280, 390])(
+    "puts an edited message's version picker under its bubble's edge, clear of the answer (%i px)",
+    async (width) => {
+      await page.viewport(width, 844);
+      const { store, send, user } = setup('spec-basic-text', '800px');
+      await send('Hello');
+      await waitFor(() => expect(store.getState().status).toBe('complete'));
+      const you = () => screen.getByRole('article', { name: 'You said' });
+      await user.click(within(you()).getByRole('button', { name: 'Edit' }));
+      await user.keyboard('{Control>}a{/Control}Hello again{Enter}');
+      await waitFor(() => expect(store.getState().status).toBe('complete'));
+      const picker = await within(you()).findByRole('group', { name: 'Version 2 of 2' });
+      const bubble = (
+        you().querySelector('.ms-message__text') as HTMLElement
+      ).getBoundingClientRect();
+      // Flush with the bubble's edge: the hidden Copy and Edit are before it, not beside the edge.
+      expect(Math.abs(picker.getBoundingClientRect().right - bubble.right)).toBeLessThan(1);
+      // The footer stays inside its message: the answer keeps the thread's gap below it.
+      const footer = (
+        you().querySelector('.ms-message__footer') as HTMLElement
+      ).getBoundingClientRect();
+      expect(footer.bottom).toBeLessThanOrEqual(you().getBoundingClientRect().bottom + 0.5);
+      const answer = screen.getByRole('article', { name: 'Assistant' }).getBoundingClientRect();
+      const gap = Number.parseFloat(getComputedStyle(log().firstElementChild as Element).rowGap);
+      expect(answer.top - footer.bottom).toBeGreaterThanOrEqual(gap - 0.5);
+      // Keyboard users see the actions they reach, wherever there is hover.
+      within(you()).getByRole('button', { name: 'Copy' }).focus();
+      const actions = within(you()).getByRole('toolbar', { name: 'Message actions' });
+      await expect.poll(() => getComputedStyle(actions).opacity).toBe('1');
+    },
+  );
 
   it('paints its own dark background with data-theme="dark"', () => {
     render(<ChatStream theme="dark" request={{ model: 'm', max_tokens: 1 }} />);

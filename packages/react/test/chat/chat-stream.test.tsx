@@ -115,6 +115,28 @@ describe('<ChatStream/> with a tool that needs approval', () => {
     expect(regenerate).toHaveBeenCalledWith(asking.id);
   });
 
+  it('shows a denied call as Declined with the reason, and one left by a new message as Skipped', async () => {
+    const store = weatherNeedingApproval('spec-tool-use', 'Fine, I will not check.');
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Weather?'));
+    await user.type(screen.getByRole('textbox', { name: 'Reason (optional)' }), 'I already know');
+    await user.click(screen.getByRole('button', { name: 'Deny' }));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const card = within(log()).getByRole('group', { name: 'Tool get_weather' });
+    expect(card.querySelector('.ms-tool__badge')?.textContent).toBe('Declined');
+    expect(card.querySelector('.ms-tool__result--error')).toBeNull();
+    await user.click(within(card).getByRole('button', { expanded: false }));
+    expect(within(card).queryByText('Your reason: I already know')).not.toBeNull();
+
+    const skipping = weatherNeedingApproval('spec-tool-use', 'A joke, then.');
+    const other = render(<ChatStream store={skipping} />);
+    await act(() => skipping.getState().send('Weather?'));
+    await act(() => skipping.getState().send('Never mind'));
+    const skipped = within(other.container).getByRole('group', { name: 'Tool get_weather' });
+    expect(skipped.querySelector('.ms-tool__badge')?.textContent).toBe('Skipped');
+  });
+
   it('moves focus to the next call waiting for a decision, then to the composer', async () => {
     const store = weatherNeedingApproval('parallel-tool-calls', 'Paris 18, Tokyo 22.');
     const user = userEvent.setup();
@@ -264,6 +286,8 @@ describe('<ChatStream/> auto-scroll', () => {
     await userEvent.click(jump);
     expect(element.scrollTop).toBe(2000);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    // The button it pressed is gone: focus is in the composer, not on the page.
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
     height = 2600;
     await act(() =>
       store.getState().setMessages([

@@ -4,7 +4,7 @@ import refusal from '@message-stream/mock/fixtures/refusal.sse?raw';
 import basicText from '@message-stream/mock/fixtures/spec-basic-text.sse?raw';
 import stopSequence from '@message-stream/mock/fixtures/stop-sequence.sse?raw';
 import truncated from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stopReasonInfo, streamFigures } from '../../src/components/answer-info.js';
@@ -190,6 +190,71 @@ describe('MessageActions', () => {
     expect(screen.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
+  });
+
+  it('shows the thumb given by its shape, a filled icon, not by colour alone', () => {
+    render(<MessageActions copyText="x" onFeedback={noop} feedback="up" />);
+    const fill = (name: string) =>
+      screen.getByRole('button', { name }).querySelector('path')?.getAttribute('fill');
+    expect(fill('Good answer')).toBe('currentColor');
+    expect(fill('Bad answer')).toBe('none');
+  });
+
+  it('is a toolbar with one tab stop: arrows, Home and End move between its buttons', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(
+      <>
+        <button type="button">Before</button>
+        <MessageActions copyText="x" onRegenerate={noop} onFeedback={noop} />
+        <button type="button">After</button>
+      </>,
+    );
+    const bar = screen.getByRole('toolbar');
+    const button = (name: string) => within(bar).getByRole('button', { name });
+    const stops = () =>
+      within(bar)
+        .getAllByRole('button')
+        .filter((b) => b.tabIndex === 0)
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent);
+    expect(stops()).toEqual(['Copy']);
+
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+    expect(document.activeElement).toBe(button('Copy'));
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(button('Regenerate'));
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(button('Bad answer'));
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(button('Copy'));
+    await user.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toBe(button('Bad answer'));
+    await user.keyboard('{Home}{ArrowRight}{ArrowRight}');
+    expect(document.activeElement).toBe(button('Good answer'));
+    expect(stops()).toEqual(['Good answer']);
+    // Tab leaves the toolbar; coming back lands where the user left it.
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'After' }));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(button('Good answer'));
+
+    // The app's own buttons are part of it, even drawn later; a disabled one is skipped.
+    rerender(
+      <>
+        <button type="button">Before</button>
+        <MessageActions copyText="x" onRegenerate={noop} onFeedback={noop} busy>
+          <button type="button">Details</button>
+        </MessageActions>
+        <button type="button">After</button>
+      </>,
+    );
+    await waitFor(() => expect(stops()).toEqual(['Good answer']));
+    button('Copy').focus();
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(button('Good answer'));
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(button('Details'));
+    expect(stops()).toEqual(['Details']);
   });
 
   it('has no axe violations', async () => {

@@ -99,6 +99,64 @@ describe('default stylesheet', () => {
   });
 });
 
+describe('default stylesheet: a declined tool call', () => {
+  it.each(['light', 'dark'])(
+    'is not in the danger colours, and its reason is body text (%s)',
+    async (theme) => {
+      const tool: BlockState = {
+        index: 0,
+        status: 'complete',
+        block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      };
+      const { container } = render(
+        <div data-theme={theme}>
+          <ToolCallCard
+            block={tool}
+            defaultOpen
+            result={{
+              content: 'I already know',
+              isError: true,
+              declined: 'denied',
+              reason: 'I already know',
+            }}
+          />
+          <ToolCallCard
+            block={tool}
+            result={{ content: 'Moved on', isError: true, declined: 'skipped' }}
+          />
+          <ToolCallCard block={tool} result={{ content: 'Broke', isError: true }} />
+          <p className="ms-usage">reference</p>
+        </div>,
+      );
+      const vars = getComputedStyle(container.querySelector('.ms-usage') as HTMLElement);
+      const colour = (value: string) => {
+        const probe = document.createElement('span');
+        probe.style.color = value;
+        container.append(probe);
+        const rgb = getComputedStyle(probe).color;
+        probe.remove();
+        return rgb;
+      };
+      const danger = colour(vars.getPropertyValue('--ms-danger-fg'));
+      const fg = colour(vars.getPropertyValue('--ms-fg'));
+      const [denied, skipped, failed] = [...container.querySelectorAll('.ms-tool__badge')].map(
+        (badge) => getComputedStyle(badge).color,
+      );
+      expect(failed).toBe(danger);
+      expect(denied).not.toBe(danger);
+      expect(skipped).not.toBe(danger);
+      const note = container.querySelector('.ms-tool__note') as HTMLElement;
+      expect(note.textContent).toBe('Your reason: I already know');
+      expect(getComputedStyle(note).color).toBe(fg);
+      expect(getComputedStyle(note).fontFamily).toBe(
+        getComputedStyle(container.querySelector('.ms-tool') as HTMLElement).fontFamily,
+      );
+      const label = container.querySelector('.ms-tool__result-label') as HTMLElement;
+      expect(getComputedStyle(label).color).not.toBe(danger);
+    },
+  );
+});
+
 describe('default stylesheet: contrast', () => {
   it.each(['light', 'dark'])(
     'passes axe, colour contrast included, in the %s theme',
@@ -127,6 +185,16 @@ describe('default stylesheet: contrast', () => {
           ))}
           <ToolCallCard block={tool} result={{ content: 'Sunny' }} />
           <ToolCallCard block={tool} result={{ content: 'Nope', isError: true }} />
+          <ToolCallCard
+            block={tool}
+            defaultOpen
+            result={{ content: 'No', isError: true, declined: 'denied', reason: 'No' }}
+          />
+          <ToolCallCard
+            block={tool}
+            defaultOpen
+            result={{ content: 'Moved on', isError: true, declined: 'skipped' }}
+          />
           <ResumeControl status="interrupted" onResume={() => {}} onRetry={() => {}} />
           <StreamErrorNotice
             error={createStreamError({

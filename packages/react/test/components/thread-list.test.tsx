@@ -32,9 +32,13 @@ describe('ThreadList', () => {
     expect(document.activeElement).toBe(field);
     await user.keyboard('{Escape}');
     expect(screen.getByRole('button', { name: 'Trip plans' })).toBeDefined();
-    await user.click(screen.getByRole('button', { name: 'Rename Trip plans' }));
+    // Cancelled: focus back on the row's Rename, not the page.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Trip plans' }));
+    await user.keyboard('{Enter}');
     await user.keyboard('Lisbon trip{Enter}');
     expect(threads.getState().threads.map((t) => t.title)).toContain('Lisbon trip');
+    // Saved: focus on the same row's Rename, named anew.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Lisbon trip' }));
 
     expect(await axeViolations(container)).toEqual([]);
     // Delete asks first, Cancel focused: Escape, Cancel or a stray Enter keep the thread.
@@ -62,6 +66,20 @@ describe('ThreadList', () => {
     const shown = screen.getByRole('button', { current: 'page' });
     expect(shown.textContent).toBe('New conversation');
     await waitFor(() => expect(document.activeElement).toBe(shown));
+  });
+});
+
+describe('ThreadList: New conversation', () => {
+  it('shows one empty conversation however often it is pressed', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    const user = userEvent.setup();
+    render(<ThreadList store={threads} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    const button = within(nav).getByRole('button', { name: 'New conversation' });
+    await user.click(button);
+    await user.click(button);
+    await user.click(button);
+    expect(within(nav).getAllByRole('listitem')).toHaveLength(1);
   });
 });
 

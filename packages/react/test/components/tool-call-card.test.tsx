@@ -61,6 +61,8 @@ describe('deriveToolStatus', () => {
     [base, { content: 'ok' }, undefined, 'result'],
     [base, { content: 'no', isError: true }, undefined, 'error'],
     [base, undefined, 'running' as const, 'running'],
+    [base, { content: 'no', isError: true, declined: 'denied' as const }, undefined, 'denied'],
+    [base, { content: 'no', isError: true, declined: 'skipped' as const }, undefined, 'skipped'],
   ])('derives %#', (block, result, status, expected) => {
     expect(deriveToolStatus(block, result, status)).toBe(expected);
   });
@@ -233,6 +235,58 @@ describe('ToolCallCard', () => {
     );
   });
 
+  it('shows a call the user denied as declined, with their reason as text, not as an error', async () => {
+    const block = blockAt(await finalState(specToolUse), 1);
+    const denied = {
+      content: 'I already know',
+      isError: true,
+      declined: 'denied' as const,
+      reason: 'I already know',
+    };
+    const { container, rerender } = render(
+      <ToolCallCard defaultOpen block={block} result={denied} />,
+    );
+    expect(badge(container)).toBe('Declined');
+    expect(container.querySelector('.ms-tool')?.getAttribute('data-status')).toBe('denied');
+    expect(container.querySelector('.ms-tool__badge--error')).toBeNull();
+    expect(container.querySelector('.ms-tool__result--error')).toBeNull();
+    // In body text, not a monospace result box.
+    expect(container.querySelector('.ms-tool__result-body')).toBeNull();
+    expect(container.querySelector('.ms-tool__note')?.textContent).toBe(
+      'Your reason: I already know',
+    );
+
+    rerender(
+      <ToolCallCard
+        defaultOpen
+        block={block}
+        result={{ content: 'The user denied this tool call.', isError: true, declined: 'denied' }}
+      />,
+    );
+    expect(badge(container)).toBe('Declined');
+    expect(container.querySelector('.ms-tool__note')?.textContent).toBe(
+      'You declined it, so it did not run.',
+    );
+
+    rerender(
+      <ToolCallCard
+        defaultOpen
+        block={block}
+        result={{
+          content: 'The user sent a new message instead.',
+          isError: true,
+          declined: 'skipped',
+        }}
+      />,
+    );
+    expect(badge(container)).toBe('Skipped');
+    expect(container.querySelector('.ms-tool__result-label')?.textContent).toBe('Skipped');
+    expect(container.querySelector('.ms-tool__note')?.textContent).toBe(
+      'You sent a new message before deciding, so it did not run.',
+    );
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
   it('names the MCP server of an mcp_tool_use call (mcp-tool-use)', async () => {
     const block = blockAt(await finalState(mcpToolUse), 0);
     render(<ToolCallCard defaultOpen block={block} />);
@@ -261,6 +315,8 @@ describe('ToolCallCard', () => {
       'result',
       'error',
       'interrupted',
+      'denied',
+      'skipped',
     ];
     for (const status of statuses) {
       const { container } = render(<ToolCallCard defaultOpen block={block} status={status} />);

@@ -60,10 +60,13 @@ describe('tool approval', () => {
     expect(needsApproval).toHaveBeenCalledWith({ location: 'San Francisco, CA' });
     const [id] = toolIds(lastAnswer(store.getState()));
     await store.getState().denyToolCall(id as string, 'Not now.');
+    // Recorded as the user's decision (shown as declined), sent as the API needs: an error.
     expect(answers(store.getState())[0]?.toolResults[id as string]).toEqual({
       status: 'error',
       content: 'Not now.',
       isError: true,
+      declined: 'denied',
+      reason: 'Not now.',
     });
     expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: id, content: 'Not now.', is_error: true },
@@ -87,6 +90,13 @@ describe('tool approval', () => {
     expect(requests).toHaveLength(1);
     expect(store.getState().status).toBe('awaiting-approval');
     await store.getState().denyToolCall(second as string);
+    // No reason typed: none recorded, and the API still gets one.
+    expect(answers(store.getState())[0]?.toolResults[second as string]).toEqual({
+      status: 'error',
+      content: 'The user denied this tool call.',
+      isError: true,
+      declined: 'denied',
+    });
     expect(requests).toHaveLength(2);
     const sent = requests[1]?.body.messages as Sent;
     expect(sent.at(-1)?.content).toEqual([
@@ -115,6 +125,13 @@ describe('tool approval', () => {
     await store.getState().send('Weather?');
     const [id] = toolIds(lastAnswer(store.getState()));
     await store.getState().send('Never mind, tell me a joke.');
+    // Skipped by the user, not failed: recorded so, sent as an error result.
+    expect(answers(store.getState())[0]?.toolResults[id as string]).toEqual({
+      status: 'error',
+      content: 'The user sent a new message instead.',
+      isError: true,
+      declined: 'skipped',
+    });
     const sent = requests[1]?.body.messages as Sent;
     expect(sent).toHaveLength(3);
     expect(sent[2]).toEqual({

@@ -16,16 +16,14 @@ describe('createThreadStore', () => {
     const now = vi.spyOn(Date, 'now');
     now.mockReturnValue(1000);
     const a = threads.getState().newThread();
-    now.mockReturnValue(2000);
-    const b = threads.getState().newThread();
-    expect(threads.getState().activeId).toBe(b);
-    expect(threads.getState().threads.map((t) => t.title)).toEqual([
-      'New conversation',
-      'New conversation',
-    ]);
+    expect(threads.getState().activeId).toBe(a);
+    expect(threads.getState().threads.map((t) => t.title)).toEqual(['New conversation']);
 
     now.mockReturnValue(3000);
     await threads.getState().chatOf(a)?.getState().send('Capital of France?\nShort answer please.');
+    now.mockReturnValue(2000);
+    const b = threads.getState().newThread();
+    expect(threads.getState().activeId).toBe(b);
     expect(threads.getState().threads.map((t) => [t.id, t.title])).toEqual([
       [a, 'Capital of France?'],
       [b, 'New conversation'],
@@ -47,6 +45,66 @@ describe('createThreadStore', () => {
     now.mockRestore();
   });
 
+  it('shows the empty thread again instead of making another one', async () => {
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Paris.')));
+    const threads = createThreadStore({ chat: { request, fetch, batch: false } });
+    const now = vi.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(1000);
+      const first = threads.getState().newThread();
+      // Pressed again and again: still the one empty thread.
+      expect(threads.getState().newThread()).toBe(first);
+      expect(threads.getState().newThread()).toBe(first);
+      expect(threads.getState().threads.map((t) => t.id)).toEqual([first]);
+
+      now.mockReturnValue(2000);
+      await threads.getState().chatOf(first)?.getState().send('Capital of France?');
+      const second = threads.getState().newThread();
+      expect(second).not.toBe(first);
+      // Shown elsewhere, the empty one is still the one a new conversation opens, at the top.
+      threads.getState().switchThread(first);
+      now.mockReturnValue(3000);
+      expect(threads.getState().newThread()).toBe(second);
+      expect(threads.getState().activeId).toBe(second);
+      expect(threads.getState().threads.map((t) => [t.id, t.updatedAt])).toEqual([
+        [second, 3000],
+        [first, 2000],
+      ]);
+
+      // A name the user gave an empty thread makes it theirs: a new one is made beside it.
+      threads.getState().renameThread(second, 'Ideas');
+      const third = threads.getState().newThread();
+      expect(new Set([first, second, third]).size).toBe(3);
+
+      // A conversation emptied by reset() is empty again, and titled as new when reused.
+      threads.getState().deleteThread(third);
+      threads.getState().chatOf(first)?.getState().reset();
+      expect(threads.getState().newThread()).toBe(first);
+      expect(threads.getState().threads.find((t) => t.id === first)?.title).toBe(
+        'New conversation',
+      );
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('after a reload, reuses a saved empty thread once it was read back empty', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const before = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+    await before.restored;
+    const empty = before.getState().newThread();
+    before.getState().chatOf(empty);
+    await vi.waitFor(async () => {
+      const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+      await after.restored;
+      expect(after.getState().threads.map((t) => t.id)).toEqual([empty]);
+      await after.getState().chatOf(empty)?.restored;
+      expect(after.getState().newThread()).toBe(empty);
+      expect(after.getState().threads).toHaveLength(1);
+    });
+    before.dispose();
+  });
+
   it('gives each thread the options made for its id', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(textAnswer('One.')),
@@ -60,8 +118,8 @@ describe('createThreadStore', () => {
       },
     });
     const a = threads.getState().newThread();
-    const b = threads.getState().newThread();
     await threads.getState().chatOf(a)?.getState().send('First');
+    const b = threads.getState().newThread();
     await threads.getState().chatOf(b)?.getState().send('Second');
     expect(requests.map((r) => r.headers['x-thread'])).toEqual([a, b]);
     // Once per thread, when its store is first made.

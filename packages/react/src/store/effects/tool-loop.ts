@@ -46,6 +46,15 @@ export const denial = (reason: string): ToolResultState => ({
 });
 
 /**
+ * A call the user declined: to the API an error result saying why (it needs one for every
+ * `tool_use`), recorded as declined so the UI does not show the user's choice as a failure.
+ */
+const declined = (as: 'denied' | 'skipped', content: string, reason?: string): ToolResultState =>
+  reason === undefined
+    ? { ...denial(content), declined: as }
+    : { ...denial(content), declined: as, reason };
+
+/**
  * Before a new message goes out under the last answer: calls awaiting approval are denied
  * ("The user sent a new message instead."), and every decided result goes back in the same
  * request, so no `tool_use` is left without its `tool_result`. Returns the parent id for
@@ -61,7 +70,9 @@ export function settleBeforeNewMessage(ctx: EffectContext): string {
     ctx.dispatch({
       type: 'tool-results-updated',
       id: last.id,
-      results: Object.fromEntries(pending.map((call) => [call.id, denial(DENIED_BY_NEW_MESSAGE)])),
+      results: Object.fromEntries(
+        pending.map((call) => [call.id, declined('skipped', DENIED_BY_NEW_MESSAGE)]),
+      ),
     });
   }
   const answered = nodeOf(ctx.model().tree, last.id) as AssistantTurn;
@@ -164,14 +175,14 @@ export async function approveToolCall(ctx: EffectContext, toolUseId: string) {
   ctx.options().onError?.(error, null);
 }
 
-/** Answers a call that waited for approval with an error result holding the reason. */
+/** Answers a call that waited for approval with an error result holding the reason, declined. */
 export async function denyToolCall(ctx: EffectContext, toolUseId: string, reason?: string) {
   const found = findCall(ctx, toolUseId);
   if (found === null || found.turn.toolResults[toolUseId]?.status !== 'awaiting-approval') return;
   ctx.dispatch({
     type: 'tool-results-updated',
     id: found.turn.id,
-    results: { [toolUseId]: denial(reason ?? DEFAULT_DENIAL) },
+    results: { [toolUseId]: declined('denied', reason ?? DEFAULT_DENIAL, reason) },
   });
   await continueWhenDecided(ctx, found.turn.id, 1);
 }

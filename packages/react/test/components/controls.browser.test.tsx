@@ -1,0 +1,164 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Composer } from '../../src/chat/composer.js';
+import { CodeBlock } from '../../src/components/code-block.js';
+import { EmptyState } from '../../src/components/empty-state.js';
+import { MessageActions } from '../../src/components/message-actions.js';
+import { ResumeControl } from '../../src/components/resume-control.js';
+import { ThreadList } from '../../src/components/thread-list.js';
+import { ToolCallCard } from '../../src/components/tool-call-card.js';
+import { createThreadStore } from '../../src/store/create-thread-store.js';
+import { withDefaultStyles } from '../browser-styles.js';
+import { contrast, over, rgba } from './colour.js';
+
+// The default stylesheet's controls, measured in Chromium: colours, sizes, states.
+withDefaultStyles();
+
+const noop = () => {};
+
+describe.each(['light', 'dark'])('a pressed feedback button (%s)', (theme) => {
+  it('stands out by a background and a filled icon, not by hue alone', () => {
+    const { container } = render(
+      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
+        <MessageActions copyText="x" onFeedback={noop} feedback="up" />
+      </div>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    const page = rgba('var(--ms-bg)', root);
+    const pressed = screen.getByRole('button', { name: 'Good answer' });
+    const other = screen.getByRole('button', { name: 'Bad answer' });
+    const backOf = (button: HTMLElement) =>
+      over(rgba(getComputedStyle(button).backgroundColor, root), page);
+    // A visible tint behind the pressed one; none behind the other.
+    expect(contrast(backOf(other), page)).toBe(1);
+    expect(contrast(backOf(pressed), page)).toBeGreaterThan(1.15);
+    // Its icon is filled: a shape that differs, whatever the colours.
+    expect(getComputedStyle(pressed.querySelector('path') as SVGPathElement).fill).not.toBe('none');
+    expect(getComputedStyle(other.querySelector('path') as SVGPathElement).fill).toBe('none');
+  });
+});
+
+describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
+  it('hold 3:1 against what is around them (WCAG 1.4.11), and stay calm', async () => {
+    const block = {
+      index: 0,
+      status: 'complete' as const,
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    };
+    const { container } = render(
+      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
+        <ToolCallCard block={block} status="awaiting-approval" onApprove={noop} onDeny={noop} />
+        <input className="ms-thread__field" aria-label="Rename" />
+        <div className="ms-composer" />
+      </div>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    const page = rgba('var(--ms-bg)', root);
+    const strong = rgba('var(--ms-border-strong)', root);
+    // The token itself: 3:1 with room, not a heavy line (about 3.3–3.7).
+    expect(contrast(strong, page)).toBeGreaterThanOrEqual(3.3);
+    expect(contrast(strong, page)).toBeLessThanOrEqual(3.7);
+
+    const edge = (element: Element) => rgba(getComputedStyle(element).borderTopColor, root);
+    const reason = screen.getByRole('textbox', { name: 'Reason (optional)' });
+    const panel = rgba(
+      getComputedStyle(container.querySelector('.ms-tool__approval') as Element).backgroundColor,
+      root,
+    );
+    // The Deny reason sits on the warning panel: 3:1 against it and against its own fill.
+    expect(contrast(edge(reason), panel)).toBeGreaterThanOrEqual(3);
+    expect(
+      contrast(edge(reason), rgba(getComputedStyle(reason).backgroundColor, root)),
+    ).toBeGreaterThanOrEqual(3);
+    for (const field of [
+      container.querySelector('.ms-thread__field'),
+      container.querySelector('.ms-composer'),
+    ]) {
+      expect(contrast(edge(field as Element), page)).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe('control sizes', () => {
+  it('come in two heights, with 12 px text or more and one small radius', async () => {
+    const threads = createThreadStore({
+      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+    });
+    threads.getState().newThread();
+    const tool = {
+      index: 0,
+      status: 'complete' as const,
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    };
+    render(
+      <div style={{ width: 700 }}>
+        <CodeBlock code="const a = 1;" language="ts" download />
+        <ToolCallCard
+          block={tool}
+          status="awaiting-approval"
+          onApprove={noop}
+          onDeny={noop}
+          defaultOpen
+        />
+        <article className="ms-message ms-message--user" aria-label="You said">
+          <MessageActions copyText="x" onEdit={noop} />
+        </article>
+        <MessageActions copyText="x" onRegenerate={noop} label="Answer actions" />
+        <ResumeControl status="interrupted" onResume={noop} onRetry={noop} />
+        <ThreadList store={threads} />
+        <EmptyState suggestions={['One prompt']} onSuggestion={noop} />
+        <Composer busy={false} onSend={noop} onStop={noop} />
+      </div>,
+    );
+    const rootStyle = getComputedStyle(document.documentElement);
+    const px = (name: string) => Number.parseFloat(rootStyle.getPropertyValue(name)) * 16;
+    const [small, regular] = [px('--ms-control-sm'), px('--ms-control')];
+    expect([small, regular]).toEqual([32, 36]);
+    const height = (element: HTMLElement) => element.getBoundingClientRect().height;
+    const smallOnes = [
+      screen.getByRole('button', { name: 'Copy ts code' }),
+      screen.getByRole('button', { name: /^Download/ }),
+      screen.getByRole('button', { name: 'Approve' }),
+      screen.getByRole('button', { name: 'Deny' }),
+      screen.getByRole('textbox', { name: 'Reason (optional)' }),
+      ...within(screen.getByRole('article', { name: 'You said' })).getAllByRole('button'),
+      ...within(screen.getByRole('toolbar', { name: 'Answer actions' })).getAllByRole('button'),
+      screen.getByRole('button', { name: 'Resume' }),
+      screen.getByRole('button', { name: /^Rename/ }),
+      screen.getByRole('button', { name: /^Delete/ }),
+    ];
+    await screen.findByRole('button', { name: 'Formatted' });
+    const views = document.querySelector('.ms-tool__views') as HTMLElement;
+    for (const element of [...smallOnes, views]) {
+      expect([element.className, height(element)]).toEqual([element.className, small]);
+    }
+    // Icon buttons are square, the user's as the answer's.
+    for (const element of smallOnes.filter((e) => e.classList.contains('ms-icon-button'))) {
+      expect(element.getBoundingClientRect().width).toBe(small);
+    }
+    for (const element of [
+      screen.getByRole('button', { name: 'One prompt' }),
+      screen.getByRole('button', { name: 'Send' }),
+      document.querySelector('.ms-threads__new') as HTMLElement,
+      document.querySelector('.ms-thread__open') as HTMLElement,
+    ]) {
+      expect([element.className, height(element)]).toEqual([element.className, regular]);
+    }
+    // One radius for every rectangular small control, and no text under 12 px.
+    const radius = rootStyle.getPropertyValue('--ms-radius-sm').trim();
+    for (const element of [...smallOnes, views]) {
+      expect([element.className, getComputedStyle(element).borderTopLeftRadius]).toEqual([
+        element.className,
+        `${Number.parseFloat(radius) * 16}px`,
+      ]);
+    }
+    for (const element of document.querySelectorAll<HTMLElement>(
+      'button, .ms-tool__badge, .ms-tool__id',
+    )) {
+      expect([
+        element.className,
+        Number.parseFloat(getComputedStyle(element).fontSize) >= 12,
+      ]).toEqual([element.className, true]);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TextBlockView } from '../../src/components/text-block-view.js';
+import { withDefaultStyles } from '../browser-styles.js';
+import { axeViolations } from '../components/support.js';
+
+// Real layout: these run in Chromium only.
+withDefaultStyles();
+
+/** The long-markdown fixture's table, as the review saw it break at 390 px. */
+const STOP_REASONS = [
+  '| Stop reason | Meaning | Suggested UI |',
+  '| --- | --- | --- |',
+  '| `end_turn` | The model finished its answer | Nothing special |',
+  '| `max_tokens` | The output hit the token limit | Show a *Continue* button |',
+  '| `stop_sequence` | A custom stop sequence matched | Show the matched sequence in debug views |',
+  '| `tool_use` | The model wants a tool to run | Show the tool call and its progress |',
+  '| `pause_turn` | A long server-side turn was paused | Resume automatically |',
+  '| `refusal` | The model declined to continue | Explain briefly, offer to rephrase |',
+].join('\n');
+
+/** Words of `cell` that the layout split over two lines (after a hyphen is a fair break). */
+function brokenWords(cell: Element): string[] {
+  const broken: string[] = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? '';
+    for (const match of text.matchAll(/[^\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}
+
+function table(width: number, text: string) {
+  const { container } = render(
+    <div style={{ width }}>
+      <TextBlockView text={text} />
+    </div>,
+  );
+  return {
+    container,
+    wrap: container.querySelector('.ms-md__table-wrap') as HTMLElement,
+    cells: [...container.querySelectorAll('th, td')],
+  };
+}
+
+describe('markdown tables', () => {
+  it.each([366, 712])('keep words whole in their cells at %i px', async (width) => {
+    const { cells } = table(width, STOP_REASONS);
+    expect(cells).toHaveLength(21);
+    expect(cells.flatMap(brokenWords)).toEqual([]);
+  });
+
+  it('scroll sideways when too wide, as a named tab stop', async () => {
+    const { container, wrap } = table(300, STOP_REASONS);
+    expect(wrap.scrollWidth).toBeGreaterThan(wrap.clientWidth);
+    await expect.poll(() => wrap.tabIndex).toBe(0);
+    expect(wrap.getAttribute('role')).toBe('group');
+    expect(wrap.getAttribute('aria-label')).toBe('Scrollable table');
+    expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('are no tab stop while they fit, and become one when the column narrows', async () => {
+    const small = '| a | b |\n| --- | --- |\n| 1 | 2 |';
+    const { container, wrap } = table(700, small);
+    // After layout: measured, and it fits.
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    expect(wrap.scrollWidth).toBeLessThanOrEqual(wrap.clientWidth);
+    expect(wrap.hasAttribute('tabindex')).toBe(false);
+    expect(wrap.hasAttribute('role')).toBe(false);
+    expect(wrap.hasAttribute('aria-label')).toBe(false);
+    expect(await axeViolations(container)).toEqual([]);
+    (container.firstElementChild as HTMLElement).style.width = '60px';
+    await expect.poll(() => wrap.tabIndex).toBe(0);
+    expect(wrap.getAttribute('aria-label')).toBe('Scrollable table');
+  });
+});
