@@ -201,12 +201,9 @@ export function App({
   const activeId = useThreadStore(threads, (state) => state.activeId);
   const store = threads.getState().chatOf(activeId ?? undefined);
   // On a phone the menu covers the chat: picking a conversation (or a new one) is going to it.
-  const shownThread = useRef(activeId);
-  useEffect(() => {
-    if (shownThread.current === activeId) return;
-    shownThread.current = activeId;
+  const closeOnPhone = () => {
     if (!wide()) setSettingsOpen(false);
-  }, [activeId]);
+  };
 
   const described =
     scenario.fixture === AUTO
@@ -247,7 +244,7 @@ export function App({
             hidden={!settingsOpen}
             onKeyDown={onSettingsKeyDown}
           >
-            <ThreadList store={threads} className="demo__threads" />
+            <ThreadList store={threads} onOpen={closeOnPhone} className="demo__threads" />
             <div className="demo__panel-foot">
               <ScenarioPicker
                 scenario={scenario}

@@ -88,6 +88,7 @@ export function ThreadListBody({
   newLabel = 'New conversation',
   groupByDate = true,
   sectionLabels,
+  onOpen,
   className,
 }: ThreadListProps): ReactElement {
   const threads = useThreadStore(store, (state) => state.threads);
@@ -140,7 +141,10 @@ export function ThreadListBody({
             type="button"
             className="ms-thread__open"
             aria-current={thread.id === activeId ? 'page' : undefined}
-            onClick={() => store.getState().switchThread(thread.id)}
+            onClick={() => {
+              store.getState().switchThread(thread.id);
+              onOpen?.(thread.id);
+            }}
           >
             {thread.title}
           </button>
@@ -193,7 +197,10 @@ export function ThreadListBody({
       <button
         type="button"
         className="ms-threads__new"
-        onClick={() => store.getState().newThread()}
+        onClick={() => {
+          const id = store.getState().newThread();
+          onOpen?.(id);
+        }}
       >
         {newLabel}
       </button>

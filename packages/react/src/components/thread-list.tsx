@@ -18,6 +18,12 @@ export interface ThreadListProps {
   groupByDate?: boolean;
   /** The relative headings' text, for another language. The month headings use `Intl`. */
   sectionLabels?: Partial<Readonly<Record<RecentSection, string>>>;
+  /**
+   * Called with the thread's id after the list showed one (a row pressed) or started one (New
+   * conversation, which shows an empty thread there is rather than making another): a phone's
+   * drawer closes on it.
+   */
+  onOpen?: (threadId: string) => void;
   /** Extra class names on the root element, for your own styles. */
   className?: string;
 }

@@ -81,6 +81,25 @@ describe('ThreadList: New conversation', () => {
     await user.click(button);
     expect(within(nav).getAllByRole('listitem')).toHaveLength(1);
   });
+
+  it('says which thread it opened, from a row or from New conversation (onOpen)', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    const first = threads.getState().newThread();
+    act(() => threads.getState().renameThread(first, 'Trip plans'));
+    const opened: string[] = [];
+    const user = userEvent.setup();
+    render(<ThreadList store={threads} onOpen={(id) => opened.push(id)} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    await user.click(within(nav).getByRole('button', { name: 'New conversation' }));
+    const started = threads.getState().activeId;
+    await user.click(within(nav).getByRole('button', { name: /^Trip plans/ }));
+    expect(opened).toEqual([started, first]);
+    expect(started).not.toBe(first);
+    // Renaming or deleting opens nothing.
+    await user.click(within(nav).getAllByRole('button', { name: /^Rename/ })[0] as HTMLElement);
+    await user.keyboard('{Escape}');
+    expect(opened).toHaveLength(2);
+  });
 });
 
 describe('ThreadList date headings', () => {
