@@ -5,8 +5,8 @@ import type { OpenFence } from './split.js';
  * its syntax for a moment (`**`, a bare `[`, half a URL, a bullet that is about to become a
  * heading) and then snaps into shape; this hides what is not settled yet instead.
  *
- * Apply it to the last chunk only, and only while the text is streaming: finished text is
- * rendered exactly as written.
+ * Apply it to the last chunk only, while the text is streaming or where it was cut off (its
+ * stream broke): finished text is rendered exactly as written.
  */
 export function repairStreamingTail(text: string, openFence: OpenFence | null): string {
   if (openFence) return closeFence(text, openFence);
@@ -89,10 +89,15 @@ function dropDanglingMarker(text: string): string {
   }
   const before = at === 0 ? '' : text.charAt(at - 1);
   const paragraphStart = text.lastIndexOf('\n\n') + 1;
-  const count =
-    code === BACKTICK
-      ? countCode(text, paragraphStart, BACKTICK)
-      : countOutsideCodeSpans(text, paragraphStart, code);
+  let count: number;
+  if (code === BACKTICK) {
+    count = countCode(text, paragraphStart, BACKTICK);
+  } else {
+    const outside = countOutsideCodeSpans(text, paragraphStart, code);
+    // Inside a code span still being written: the run is code, not a marker.
+    if (outside.inCode) return text;
+    count = outside.count;
+  }
   const dangling = before === '' || /\s/.test(before) || count % 2 === 1;
   return dangling ? text.slice(0, at) : text;
 }
@@ -100,6 +105,7 @@ function dropDanglingMarker(text: string): string {
 const BACKTICK = 0x60;
 const BACKSLASH = 0x5c;
 const PIPE = 0x7c;
+const COLON = 0x3a;
 
 const isSpace = (char: string): boolean => char === '' || /\s/.test(char);
 const isPunctuation = (char: string): boolean => /[\p{P}\p{S}]/u.test(char);
@@ -107,9 +113,10 @@ const isPunctuation = (char: string): boolean => /[\p{P}\p{S}]/u.test(char);
 /**
  * Emphasis, strikethrough and inline code opened on the last line and not closed yet get their
  * closer at the end, so `**easy to g` streams as bold instead of two asterisks that turn into
- * bold when the closer comes (and the words jump). An opener is a run of one to three `*` or `_`
- * (one or two `~`) at the start of a word (after a space, punctuation or the line's start:
- * `snake_case` and `2*3` open nothing), or backticks with no closing run after them. Only the last line is read (in a table
+ * bold when the closer comes (and the words jump). An opener is a run of one to three `*` or `_`,
+ * or `~~`, at the start of a word (after a space, punctuation or the line's start:
+ * `snake_case`, `2*3`, `~5 ms` and a URL's `/_private` open nothing), or backticks with no
+ * closing run after them. Only the last line is read (in a table
  * row, its last cell): emphasis does not cross list items or cells, and a delta changes only the
  * end, so the work per delta is the line's, not the answer's.
  */
@@ -135,6 +142,15 @@ function closeOpenInline(text: string): string {
       r = run.partner + 1;
       continue;
     }
+    if (code === COLON && text.startsWith('//', i + 1) && /[a-z]$/i.test(text.charAt(i - 1))) {
+      // A URL (`https://…`, `www.` needs no care: it has no marker at a word start): its `_`
+      // and `~` are part of it. Skip to the next space.
+      while (i < text.length && !isSpace(text.charAt(i))) {
+        i++;
+        tailRepairWork.steps++;
+      }
+      continue;
+    }
     if (!isEmphasisOrCode(code) || text.charCodeAt(i - 1) === BACKSLASH) {
       i++;
       continue;
@@ -142,6 +158,8 @@ function closeOpenInline(text: string): string {
     const start = i;
     while (i < text.length && text.charCodeAt(i) === code) i++;
     const char = text.charAt(start);
+    // A single `~` is "about" (~5 ms) or a home directory (~/src), not strikethrough.
+    if (char === '~' && i - start === 1) continue;
     const before = start === from ? '' : text.charAt(start - 1);
     const after = text.charAt(i);
     const left =
@@ -185,6 +203,7 @@ interface BacktickRun {
 function backtickRuns(text: string, from: number): BacktickRun[] {
   const runs: BacktickRun[] = [];
   for (let i = from; i < text.length; ) {
+    tailRepairWork.steps++;
     if (text.charCodeAt(i) !== BACKTICK) {
       i++;
       continue;
@@ -222,35 +241,17 @@ function countCode(text: string, from: number, code: number): number {
 }
 
 /**
- * How many `code` characters `text[from…]` has outside inline code spans. A span opens with a
- * run of n backticks and closes at the next run of exactly n (CommonMark); a run with no such
- * partner is literal text.
+ * How many `code` characters `text[from…]` has outside inline code spans, and whether the text
+ * ends inside one. A span opens with a run of n backticks and closes at the next run of exactly
+ * n (CommonMark); a run with no such partner opens a span still being written, which runs to
+ * the end (`closeOpenInline` closes it for display).
  */
-function countOutsideCodeSpans(text: string, from: number, code: number): number {
-  const runStarts: number[] = [];
-  const runLengths: number[] = [];
-  for (let i = from; i < text.length; ) {
-    tailRepairWork.steps++;
-    if (text.charCodeAt(i) !== BACKTICK) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && text.charCodeAt(i) === BACKTICK) {
-      i++;
-      tailRepairWork.steps++;
-    }
-    runStarts.push(start);
-    runLengths.push(i - start);
-  }
-  // The next run of the same length, for each run: one pass from the right.
-  const partner = new Array<number>(runStarts.length).fill(-1);
-  const lastOfLength = new Map<number, number>();
-  for (let r = runStarts.length - 1; r >= 0; r--) {
-    const length = runLengths[r] as number;
-    partner[r] = lastOfLength.get(length) ?? -1;
-    lastOfLength.set(length, r);
-  }
+function countOutsideCodeSpans(
+  text: string,
+  from: number,
+  code: number,
+): { count: number; inCode: boolean } {
+  const runs = backtickRuns(text, from);
   let count = 0;
   let cursor = from;
   const countUpTo = (stop: number) => {
@@ -259,15 +260,16 @@ function countOutsideCodeSpans(text: string, from: number, code: number): number
       if (text.charCodeAt(cursor) === code) count++;
     }
   };
-  for (let r = 0; r < runStarts.length; r++) {
-    const closer = partner[r] as number;
-    if (closer === -1) continue;
-    countUpTo(runStarts[r] as number);
-    cursor = (runStarts[closer] as number) + (runLengths[closer] as number);
-    r = closer;
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r] as BacktickRun;
+    countUpTo(run.start);
+    if (run.partner === -1) return { count, inCode: true };
+    const closer = runs[run.partner] as BacktickRun;
+    cursor = closer.start + closer.length;
+    r = run.partner;
   }
   countUpTo(text.length);
-  return count;
+  return { count, inCode: false };
 }
 
 function countOf(text: string, char: string): number {
