@@ -1,4 +1,4 @@
-import { isFinalStatus } from '@message-stream/core';
+import { isFinalStatus, type Usage } from '@message-stream/core';
 import { memo, type ReactElement, useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { isPartialUsage } from '../components/answer-info.js';
 import { AnswerScope } from '../components/answer-scope.js';
@@ -83,6 +83,18 @@ const waitingDescription = (error: AssistantTurn['stream']['error']): string | u
   error?.retryAfterMs !== undefined && error.retryable
     ? 'Too many requests: the service asked to wait before trying again.'
     : undefined;
+
+/** What the parts of one answer were billed together: each request's tokens, added up. */
+function usageOf(parts: readonly AssistantTurn[]): Usage {
+  const total: Record<string, number> = {};
+  for (const part of parts) {
+    for (const [name, value] of Object.entries(part.stream.message?.usage ?? {})) {
+      if (typeof value === 'number' && Number.isFinite(value))
+        total[name] = (total[name] ?? 0) + value;
+    }
+  }
+  return total as unknown as Usage;
+}
 
 function downloadsOf(turn: AssistantTurn, recorder: StreamRecorder | undefined): StreamDownload[] {
   if (!recorder) return [];
@@ -275,6 +287,10 @@ function AnswerEnd({
       {settled && actions && (markdown !== '' || stream.message !== null) ? (
         <div className="ms-message__footer">
           {branchStore ? <BranchPicker store={branchStore} turnId={first} /> : null}
+          {branchStore && first !== turn.id ? (
+            // Versions of the part after the tools, made before Regenerate took the whole answer.
+            <BranchPicker store={branchStore} turnId={turn.id} label="Version of the last part" />
+          ) : null}
           <MessageActions
             copyText={markdown === '' ? undefined : markdown}
             onRegenerate={actions.regenerate ? () => actions.regenerate?.(first) : undefined}
@@ -286,7 +302,10 @@ function AnswerEnd({
             label="Answer actions"
           >
             {showUsage && usage ? (
-              <UsageBadge usage={usage} partial={isPartialUsage(stream)} />
+              <UsageBadge
+                usage={parts.length === 1 ? usage : usageOf(parts)}
+                partial={parts.some((part) => isPartialUsage(part.stream))}
+              />
             ) : null}
             <StreamDetails
               stream={stream}
@@ -295,7 +314,7 @@ function AnswerEnd({
                 firstTokenAt: firstTokenAt ?? turn.firstContentAt,
                 finishedAt: turn.finishedAt,
               }}
-              downloads={downloadsOf(turn, recorder)}
+              downloads={parts.flatMap((part) => downloadsOf(part, recorder))}
             />
           </MessageActions>
         </div>

@@ -110,6 +110,18 @@ describe('<ChatStream/> with a tool that needs approval', () => {
     expect(copied.startsWith("Okay, let's check the weather")).toBe(true);
     expect(copied.endsWith('\n\nIt is 18 degrees.')).toBe(true);
 
+    // Its usage is what its requests were billed together.
+    const [call, after] = store
+      .getState()
+      .turns.filter((turn): turn is AssistantTurn => turn.role === 'assistant');
+    const input =
+      (call?.stream.message?.usage.input_tokens ?? 0) +
+      (after?.stream.message?.usage.input_tokens ?? 0);
+    expect(input).toBeGreaterThan(after?.stream.message?.usage.input_tokens ?? 0);
+    expect(actions.querySelector('.ms-usage')?.textContent).toContain(
+      `${input.toLocaleString()} in`,
+    );
+
     const regenerate = vi.spyOn(store.getState(), 'regenerate').mockResolvedValue();
     await user.click(within(actions).getByRole('button', { name: 'Regenerate' }));
     expect(regenerate).toHaveBeenCalledWith(asking.id);
