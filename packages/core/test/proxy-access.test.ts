@@ -89,12 +89,13 @@ describe('cross-site requests', () => {
 });
 
 describe('the host a page reached the proxy under (DNS rebinding)', () => {
-  /** A page on `pageOrigin` posting to its own origin, as a browser sends it. */
+  /** A page on `pageOrigin` posting to its own origin, as a browser sends it (Host included). */
   const samePage = (pageOrigin: string) =>
     new Request(`${pageOrigin}/api/messages`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        host: new URL(pageOrigin).host,
         origin: pageOrigin,
         'sec-fetch-site': 'same-origin',
       },
@@ -166,6 +167,46 @@ describe('the host a page reached the proxy under (DNS rebinding)', () => {
     const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(request);
     await expectApiError(response, 403, 'permission_error');
     expect(up.calls).toHaveLength(0);
+  });
+
+  it('refuses a page whose request names no Host (every browser sends one)', async () => {
+    const up = recordingFetch();
+    const request = samePage('http://localhost:3000');
+    request.headers.delete('host');
+    const response = await createMessagesProxy({ apiKey: KEY, fetch: up.fetch })(request);
+    await expectApiError(response, 403, 'permission_error');
+    expect(up.calls).toHaveLength(0);
+  });
+
+  it('reads a trailing dot, upper case and an international name as the same host', async () => {
+    const up = recordingFetch();
+    const handler = createMessagesProxy({
+      apiKey: KEY,
+      fetch: up.fetch,
+      allowedHosts: ['Chat.Example.com.', 'bücher.example'],
+    });
+    const status = async (host: string) => {
+      const request = samePage('https://chat.example.com');
+      request.headers.set('host', host);
+      return (await handler(request)).status;
+    };
+    expect(await status('chat.example.com.')).toBe(200);
+    expect(await status('CHAT.EXAMPLE.COM:443')).toBe(200);
+    expect(await status('xn--bcher-kva.example')).toBe(200);
+    expect(await status('localhost.:3000')).toBe(200);
+    expect(await status('chat.example.com.evil')).toBe(403);
+  });
+
+  it.each([
+    'https://app.example.com',
+    'app.example.com:3000',
+    '*.example.com',
+    'app.example.com/chat',
+    '',
+  ])('refuses %j as an allowedHosts entry at creation', (entry) => {
+    expect(() => createMessagesProxy({ apiKey: KEY, allowedHosts: [entry] })).toThrow(
+      /allowedHosts entry/,
+    );
   });
 
   it('does not check a client without a browser (no Origin, no Sec-Fetch-Site)', async () => {

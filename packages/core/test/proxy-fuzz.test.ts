@@ -290,7 +290,7 @@ describe('proxy fuzz: random bodies, headers and upstream answers', () => {
           allowedHosts: ['proxy.test'],
           allowedServerTools: [ALLOWED_SERVER_TOOL],
         });
-        const headers = new Headers();
+        const headers = new Headers({ host: 'proxy.test' });
         for (const [name, value] of pairs) headers.append(name, value);
         const request = new Request('http://proxy.test/v1/messages', {
           method: 'POST',

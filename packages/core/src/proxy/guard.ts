@@ -52,13 +52,15 @@ export function crossSiteReason(
   return `Cross-site requests are refused: ${from} is not in allowedOrigins.`;
 }
 
-/** The lower-case host name (no port, IPv6 without brackets) a request was sent to. */
-function hostNameOf(request: Request): string | undefined {
-  const header = request.headers.get('host')?.trim();
+/**
+ * A host name as compared: lower-case, punycode, no port, IPv6 without brackets, no trailing
+ * dot (`app.example.com.` is the same name). Undefined when it is not a host name at all.
+ */
+function normalHost(authority: string): string | undefined {
   try {
-    return new URL(header ? `http://${header}` : request.url).hostname
-      .toLowerCase()
-      .replace(/^\[(.*)\]$/, '$1');
+    const { hostname, username, pathname, search, hash } = new URL(`http://${authority}`);
+    if (username !== '' || pathname !== '/' || search !== '' || hash !== '') return undefined;
+    return hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
   } catch {
     return undefined;
   }
@@ -75,14 +77,36 @@ const isUnspoofableHost = (host: string): boolean =>
   host.includes(':') || // IPv6 literal
   /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
 
-function hostListed(host: string, rule: HostRule | undefined): boolean {
-  if (rule === true || isUnspoofableHost(host)) return true;
-  if (rule === undefined) return false;
-  if (typeof rule === 'function') return rule(host) === true;
-  return rule.some((entry) => {
-    const name = entry.trim().toLowerCase();
-    return name.startsWith('.') ? host === name.slice(1) || host.endsWith(name) : host === name;
-  });
+/** Whether a request to `host` (a normal host name) may pass. */
+export type HostCheck = (host: string) => boolean;
+
+/**
+ * `allowedHosts` as a check, made once at creation: entries normalised as the Host header is
+ * (case, punycode, a trailing dot), and an entry that could never match (a scheme, a port, a
+ * path, a wildcard) refused with a TypeError, so a typo does not silently leave the app's own
+ * pages locked out.
+ */
+export function hostCheck(rule: HostRule | undefined): HostCheck {
+  if (rule === true) return () => true;
+  if (typeof rule === 'function') return (host) => isUnspoofableHost(host) || rule(host) === true;
+  const exact = new Set<string>();
+  const domains: string[] = [];
+  for (const entry of rule ?? []) {
+    const text = typeof entry === 'string' ? entry.trim() : '';
+    const domain = text.startsWith('.');
+    const name = normalHost(domain ? text.slice(1) : text);
+    if (name === undefined || name === '' || text.includes(':') || text.includes('*')) {
+      throw new TypeError(
+        `createMessagesProxy: allowedHosts entry ${JSON.stringify(entry)} is not a host name (give 'app.example.com', or '.example.com' for a domain and its subdomains).`,
+      );
+    }
+    if (domain) domains.push(name);
+    else exact.add(name);
+  }
+  return (host) =>
+    isUnspoofableHost(host) ||
+    exact.has(host) ||
+    domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
 /**
@@ -92,15 +116,17 @@ function hostListed(host: string, rule: HostRule | undefined): boolean {
  * A page's same-origin check proves nothing when the attacker owns the name: with DNS
  * rebinding, `http://evil.example:3000` first resolves to the attacker and then to
  * 127.0.0.1, so the attacker's page reaches a local dev server "same-origin", key and all.
- * So a request from a browser page (it has `Origin` or `Sec-Fetch-Site`) must be sent to
- * `localhost`, an IP literal, or a host listed in `allowedHosts`. Clients without a browser
- * cannot be rebound and are not checked here (`authorize` decides about them).
+ * So a request from a browser page (it has `Origin` or `Sec-Fetch-Site`) must name in its
+ * `Host` header `localhost`, an IP literal, or a host `allowed`; a browser always sends one, so
+ * a page's request without it is refused. Clients without a browser cannot be rebound and are
+ * not checked here (`authorize` decides about them).
  */
-export function hostRefusal(request: Request, allowed: HostRule | undefined): string | undefined {
+export function hostRefusal(request: Request, allowed: HostCheck): string | undefined {
   if (!request.headers.has('origin') && !request.headers.has('sec-fetch-site')) return undefined;
-  const host = hostNameOf(request);
-  if (host !== undefined && hostListed(host, allowed)) return undefined;
-  return `Requests to host ${JSON.stringify(host ?? '')} are refused: it is not in allowedHosts.`;
+  const header = request.headers.get('host')?.trim() ?? '';
+  const host = header === '' ? undefined : normalHost(header);
+  if (host !== undefined && allowed(host)) return undefined;
+  return `Requests to host ${JSON.stringify(host ?? header)} are refused: it is not in allowedHosts.`;
 }
 
 /** Whether the body is declared as JSON (`application/json`, any parameters, any case). */

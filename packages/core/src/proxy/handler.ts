@@ -8,7 +8,7 @@
 import { isPlainObject } from '../object.js';
 import { declaredTooLarge, discardBody, readBodyWithin } from './body.js';
 import { errorResponse, ProxyRejection, rejectionResponse } from './errors.js';
-import { crossSiteReason, hostRefusal, isJsonContentType } from './guard.js';
+import { crossSiteReason, hostCheck, hostRefusal, isJsonContentType } from './guard.js';
 import { DEFAULT_MAX_REQUEST_BYTES, type MessagesProxyOptions } from './options.js';
 import {
   allowsMcp,
@@ -118,6 +118,7 @@ export function createMessagesProxy(
     'maxRequestBytes',
   );
   const policy = requestPolicy(options);
+  const hostAllowed = hostCheck(options.allowedHosts);
   const maxTokens = wholeAtLeastOne(options.maxTokens, undefined, 'maxTokens');
   const secrets = [
     options.apiKey,
@@ -136,8 +137,7 @@ export function createMessagesProxy(
       });
     }
     const refusal =
-      crossSiteReason(request, options.allowedOrigins) ??
-      hostRefusal(request, options.allowedHosts);
+      crossSiteReason(request, options.allowedOrigins) ?? hostRefusal(request, hostAllowed);
     if (refusal !== undefined) return errorResponse(403, 'permission_error', refusal);
     if (!isJsonContentType(request.headers)) {
       return errorResponse(

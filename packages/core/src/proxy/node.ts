@@ -66,11 +66,14 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
+  // HTTP/2 (node:http2's compatibility API) names the host in `:authority`, not `Host`.
+  const authority = req.headers[':authority'];
+  if (!headers.has('host') && typeof authority === 'string') headers.set('host', authority);
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const origin = `${encrypted ? 'https' : 'http'}://`;
   let url: URL;
   try {
-    url = new URL(req.url ?? '/', origin + (req.headers.host ?? 'localhost'));
+    url = new URL(req.url ?? '/', origin + (headers.get('host') ?? 'localhost'));
   } catch {
     url = new URL(req.url ?? '/', `${origin}localhost`);
   }

@@ -38,7 +38,9 @@ export interface MessagesProxyOptions {
    * (and `*.localhost`) and IP addresses, so a deployed app lists its own name; others are
    * answered 403 `permission_error`. This stops DNS rebinding: a page on a name the attacker
    * controls that resolves to your machine passes a same-origin check, but not this one.
-   * Requests with neither `Origin` nor `Sec-Fetch-Site` (curl, servers) are not checked.
+   * Requests with neither `Origin` nor `Sec-Fetch-Site` (curl, servers) are not checked; a
+   * page's request without `Host` is refused. Names compare as the header does (case, punycode,
+   * a trailing dot, the port aside); an entry with a scheme, port, path or `*` throws at creation.
    */
   allowedHosts?: HostRule;
   /**

@@ -57,10 +57,11 @@ export const validBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** A POST to the proxy, with the Host header a server runtime's Request carries. */
 export function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return new Request('http://proxy.test/api/messages', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', host: 'proxy.test', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal,
   });
