@@ -4,6 +4,7 @@
  * and its `rateLimit` hook with 429. Each is on by default or one option away.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, createServer as createHttp2Server } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMessagesProxy, ProxyRejection, toNodeHandler } from '../src/proxy.js';
 import {
@@ -207,6 +208,46 @@ describe('the host a page reached the proxy under (DNS rebinding)', () => {
     expect(() => createMessagesProxy({ apiKey: KEY, allowedHosts: [entry] })).toThrow(
       /allowedHosts entry/,
     );
+  });
+
+  it("over HTTP/2 (node:http2's compatibility API), reads the host from :authority", async () => {
+    const up = recordingFetch();
+    const handler = toNodeHandler(
+      createMessagesProxy({ apiKey: KEY, fetch: up.fetch, allowedHosts: ['chat.example'] }),
+    );
+    const server = createHttp2Server(handler as unknown as Parameters<typeof createHttp2Server>[0]);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const client = connect(`http://127.0.0.1:${port}`);
+    const statusFor = (authority: string) =>
+      within(
+        new Promise<number>((resolve, reject) => {
+          const stream = client.request({
+            ':method': 'POST',
+            ':path': '/v1/messages',
+            ':authority': authority,
+            origin: `http://${authority}`,
+            'sec-fetch-site': 'same-origin',
+            'content-type': 'application/json',
+          });
+          stream.on('response', (headers) => {
+            resolve(Number(headers[':status']));
+            stream.resume();
+          });
+          stream.on('error', reject);
+          stream.end(JSON.stringify(validBody()));
+        }),
+        3000,
+        'the HTTP/2 response',
+      );
+    try {
+      expect(await statusFor('chat.example')).toBe(200);
+      expect(await statusFor('rebound.evil.example')).toBe(403);
+      expect(up.calls).toHaveLength(1);
+    } finally {
+      client.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('does not check a client without a browser (no Origin, no Sec-Fetch-Site)', async () => {
