@@ -63,8 +63,15 @@ export function initialScenario(fixtures: readonly FixtureChoice[]): Scenario {
   };
 }
 
-const wide = () =>
-  typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 56rem)').matches;
+const WIDE = '(min-width: 56rem)';
+const wide = () => typeof window.matchMedia === 'function' && window.matchMedia(WIDE).matches;
+/** Whether the menu sits beside the chat (wide) rather than over it, as the window resizes. */
+const subscribeWide = (onChange: () => void) => {
+  if (typeof window.matchMedia !== 'function') return () => {};
+  const query = window.matchMedia(WIDE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
 
 /** Light, dark or the system's: a segmented control of three toggle buttons. */
 function ThemeToggle({
@@ -201,9 +208,15 @@ export function App({
   const activeId = useThreadStore(threads, (state) => state.activeId);
   const store = threads.getState().chatOf(activeId ?? undefined);
   // On a phone the menu covers the chat: picking a conversation (or a new one) is going to it.
+  // Focus goes back to Menu, as with Escape: what had it is gone with the sheet.
   const closeOnPhone = () => {
-    if (!wide()) setSettingsOpen(false);
+    if (wide()) return;
+    setSettingsOpen(false);
+    settingsToggle.current?.focus();
   };
+  const isWide = useSyncExternalStore(subscribeWide, wide, () => true);
+  // While the sheet covers the chat, the chat is out of reach (keyboard, screen readers).
+  const covered = settingsOpen && !isWide && !live;
 
   const described =
     scenario.fixture === AUTO
@@ -272,9 +285,9 @@ export function App({
         )}
         {live || !settingsOpen ? null : (
           // A phone's menu covers the chat; a tap beside it puts it away (wide: not shown).
-          <div className="demo__scrim" aria-hidden="true" onClick={() => setSettingsOpen(false)} />
+          <div className="demo__scrim" aria-hidden="true" onClick={closeOnPhone} />
         )}
-        <main className="demo__chat">
+        <main className="demo__chat" inert={covered}>
           {problem ? (
             <p className="demo__save-problem" role="status">
               {problem}
