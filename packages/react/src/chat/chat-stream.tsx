@@ -225,11 +225,12 @@ export function ChatStream({
     else focusComposer();
   }, [focusComposer]);
   const { jumpToLatest } = follow;
-  // The button goes away once the log follows again: focus moves to the composer, not the page.
+  // The button goes away once the log follows again: focus moves to the log it scrolled (not
+  // the page, and not the composer, whose focus would open a phone's keyboard over the answer).
   const jumpAndFocus = useCallback(() => {
-    focusComposer();
+    log.current?.focus({ preventScroll: true });
     jumpToLatest();
-  }, [focusComposer, jumpToLatest]);
+  }, [jumpToLatest]);
   const files = useAttachments();
   const { attachments: pending, clear: clearFiles } = files;
   const send = useCallback(
