@@ -19,7 +19,7 @@ export const WebSearchResultsBody = memo(function WebSearchResultsBody({
   defaultOpen = false,
   className,
 }: WebSearchResultsViewProps): ReactElement {
-  const { open, buttonProps, panelProps } = useDisclosure(defaultOpen);
+  const { buttonProps, panelProps } = useDisclosure(defaultOpen);
   const content = isPlainObject(block.block) ? block.block.content : undefined;
 
   if (!Array.isArray(content)) {
@@ -35,7 +35,7 @@ export const WebSearchResultsBody = memo(function WebSearchResultsBody({
 
   const results = content.filter(isPlainObject).map(toView);
   return (
-    <div className={cx('ms-search-results', open && 'ms-search-results--open', className)}>
+    <div className={cx('ms-search-results', className)}>
       <button
         type="button"
         id={`${panelProps.id}-toggle`}
