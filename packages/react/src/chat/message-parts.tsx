@@ -275,7 +275,8 @@ export const StreamDetails = messageParts.part<StreamDetailsProps>(
 /**
  * A code block: the language, Copy (the exact code) and optional Download in a header, and the
  * code with syntax colours in light and dark themes. Highlighting never uses HTML strings: every
- * token is a React `<span>`. Long lines scroll inside the block; the block never widens the page.
+ * token is a `<span>` made with the DOM's own methods. Long lines scroll inside the block; the
+ * block never widens the page.
  * The highlighter (Shiki, a grammar, the themes) loads only when a block shows code of a known
  * language; until then, and until this part's code arrives, the code shows plain.
  */
