@@ -89,8 +89,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // sentences (0.65 kB, fixed by the UI's tests and stories), the partial-JSON parser
   // (1.9 kB), the block store, lazy tool input, batched fragments and the compact delta path
   // (1.4 kB, all measured hot-path or defect fixes), and in core whole @microsoft/
-  // fetch-event-source with its adapter (1.9 kB) and the export list (0.55 kB).
-  [core]: 17_750,
+  // fetch-event-source with its adapter (1.9 kB) and the export list (0.55 kB). Raised to
+  // 17.8 kB (~0.01 kB) by what a review of that pass found: the relative-endpoint error names
+  // an absolute endpoint to use again, and an event whose type is not text (an object without
+  // a prototype) is an unknown event, not an internal error.
+  [core]: 17_800,
   [CORE_REDUCER_ROW]: 9_150,
   // No budget of its own yet: a no-growth ceiling, so what moved out of react's main entry
   // cannot grow unseen (20.5 kB when it became a chunk, with the helpers it shares).

@@ -90,7 +90,7 @@ function relativeEndpointError(
   if (typeof base === 'string' && parses(url, base)) return undefined;
   return createStreamError({
     type: 'invalid_endpoint',
-    message: `The endpoint "${url}" is a relative URL, and there is no page here to resolve it against. Pass an absolute one, or a fetch that resolves it.`,
+    message: `The endpoint "${url}" is a relative URL, and there is no page here to resolve it against. Pass an absolute one (e.g. "https://example.com${url.startsWith('/') ? url : `/${url}`}"), or a fetch that resolves it.`,
     retryable: false,
   });
 }

@@ -174,7 +174,10 @@ function reduceEvent(state: StreamState, event: StreamEvent): StreamState {
       const { type, event: name, data } = event as Partial<UnknownEvent>;
       const named =
         type === 'unknown_event' ? ((data as { type?: unknown } | null)?.type ?? name) : type;
-      return diagnose(started, 'unknown_event', `Unknown event type ${String(named)}.`, event);
+      // A string is named; anything else (an object without a prototype, a symbol) is not
+      // turned into text, which could throw.
+      const label = typeof named === 'string' ? named : '(none)';
+      return diagnose(started, 'unknown_event', `Unknown event type ${label}.`, event);
     }
   }
 }

@@ -369,6 +369,19 @@ describe('reduceStream: message level', () => {
       ['unknown_event', unknown],
     ]);
   });
+
+  it('keeps an event whose type cannot be turned into text as an unknown event', () => {
+    const base = run([start()]);
+    const hostile = { type: Object.create(null) } as unknown as StreamEvent;
+    const nested = {
+      type: 'unknown_event',
+      event: null,
+      data: { type: Object.create(null) },
+    } as unknown as StreamEvent;
+    const state = run([hostile, nested], base);
+    expect(state.diagnostics.map((d) => d.code)).toEqual(['unknown_event', 'unknown_event']);
+    expect(state.message).toBe(base.message);
+  });
 });
 
 describe('endStream', () => {
