@@ -243,7 +243,9 @@ describe('the built demo', () => {
       await menu.click();
       // Over the chat, not pushing it down: the composer stays where it was, out of reach.
       await expect(composerTop()).resolves.toBe(before);
-      await expect(page.locator('main').evaluate((main) => main.inert)).resolves.toBe(true);
+      await expect(
+        page.locator('main').evaluate((main) => (main as HTMLElement).inert),
+      ).resolves.toBe(true);
       const threads = page.getByRole('navigation', { name: 'Conversations' });
       // The list's own button comes first (an empty conversation's row has the same name).
       await threads.getByRole('button', { name: 'New conversation' }).first().click();
@@ -251,7 +253,9 @@ describe('the built demo', () => {
       await expect(page.locator('#demo-settings').isHidden()).resolves.toBe(true);
       // Focus is not left on the page: it is back on Menu, as after Escape.
       await expect(menu.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
-      await expect(page.locator('main').evaluate((main) => main.inert)).resolves.toBe(false);
+      await expect(
+        page.locator('main').evaluate((main) => (main as HTMLElement).inert),
+      ).resolves.toBe(false);
       // A tap beside the open menu puts it away too.
       await menu.click();
       await page.mouse.click(200, 800);
