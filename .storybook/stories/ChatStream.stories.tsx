@@ -277,8 +277,12 @@ export const ToolRoundTrip: Story = {
       .getState()
       .turns.map((turn) => turn.role);
     await expect(turns).toEqual(['user', 'assistant', 'user', 'assistant']);
-    // Usage of the last answer, once it ended.
-    await expect(parts.section().querySelector('.ms-usage')).toHaveTextContent('512 in');
+    // The call and the text after its result are one answer: one action row, whose usage is
+    // both requests' tokens added up (472 + 512 in).
+    await expect(
+      parts.log().querySelectorAll('.ms-message--assistant .ms-message__footer'),
+    ).toHaveLength(1);
+    await expect(parts.section().querySelector('.ms-usage')).toHaveTextContent('984 in');
   },
 };
 

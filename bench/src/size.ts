@@ -96,8 +96,10 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   [core]: 17_800,
   [CORE_REDUCER_ROW]: 9_150,
   // No budget of its own yet: a no-growth ceiling, so what moved out of react's main entry
-  // cannot grow unseen (20.5 kB when it became a chunk, with the helpers it shares).
-  [MESSAGE_PARTS_ROW]: 20_550,
+  // cannot grow unseen (20.65 kB when it became a chunk, with the helpers it shares, and the
+  // one action row of an answer across tool rounds; the first ceiling, 20.55 kB, was read off
+  // a build from before that).
+  [MESSAGE_PARTS_ROW]: 20_650,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
