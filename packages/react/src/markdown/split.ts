@@ -85,12 +85,11 @@ const HTML_LONE_TAG =
 /**
  * Splits `text` into chunks. Pass the previous split of the same growing text as `previous`:
  * when `text` extends it, the final chunks are reused as they are (same objects) and scanning
- * resumes at the start of the last chunk, so the work per call is bounded by the last chunk,
- * not by the whole text.
+ * resumes at the start of the previous text's last line, where the scan stood then, so the
+ * work per call is bounded by that line and the new text: not by the last chunk, which in a
+ * code answer is one fence as long as the answer.
  */
 export function splitMarkdown(text: string, previous?: MarkdownSplit | null): MarkdownSplit {
-  let closed: MarkdownChunk[] = [];
-  let from = 0;
   // `slice(…) ===` says what `startsWith` says, but V8 compares it as memory, not character
   // by character: this runs every frame on the whole answer (0.2-0.5 ms at 250 KB, measured).
   if (
@@ -98,13 +97,20 @@ export function splitMarkdown(text: string, previous?: MarkdownSplit | null): Ma
     text.length >= previous.source.length &&
     text.slice(0, previous.source.length) === previous.source
   ) {
-    const last = previous.chunks[previous.chunks.length - 1];
-    if (last) {
-      closed = previous.chunks.slice(0, -1) as MarkdownChunk[];
-      from = last.start;
+    const resume = lastLineStates.get(previous);
+    if (resume !== undefined) {
+      const split = scan(text, resume, previous.chunks.slice(0, resume.closedCount));
+      // A chunk the last line closed was final already (all but the last are): it stays the
+      // same object, which is what keeps its view from rendering again.
+      const chunks = split.chunks as MarkdownChunk[];
+      for (let i = resume.closedCount; i < previous.chunks.length - 1; i++) {
+        const before = previous.chunks[i] as MarkdownChunk;
+        if (chunks[i]?.start === before.start) chunks[i] = before;
+      }
+      return split;
     }
   }
-  return scan(text, from, closed);
+  return scan(text, START, []);
 }
 
 interface Fence {
@@ -116,37 +122,111 @@ interface Fence {
   inList: boolean;
 }
 
-function scan(text: string, from: number, closed: MarkdownChunk[]): MarkdownSplit {
-  let pos = from;
-  let chunkStart = -1;
-  let contentEnd = -1;
-  let sawBlank = false;
+/**
+ * Where the scan stood at the start of a line: everything the lines before it decided. Each
+ * line is read from this and the line alone, so scanning from a saved state gives what a scan
+ * from the start gives.
+ */
+interface ScanState {
+  readonly pos: number;
+  /** How many chunks had been closed: they are final. */
+  readonly closedCount: number;
+  readonly chunkStart: number;
+  readonly contentEnd: number;
+  readonly sawBlank: boolean;
   /** The chunk has had a list: after a blank line, items and indented lines may continue it. */
-  let listOpen = false;
+  readonly listOpen: boolean;
   /** The list is still going on at this line (not ended by a heading, a quote, a fence…). */
-  let listActive = false;
+  readonly listActive: boolean;
   /** The last content line was indented 4+: possibly indented code, which blank lines can continue. */
-  let lastIndented = false;
+  readonly lastIndented: boolean;
   /** A paragraph is open: the next line may continue it lazily, and no definition can start. */
-  let inParagraph = false;
+  readonly inParagraph: boolean;
   /** That paragraph is in a list item or quote, where `===` under it is text, not a heading. */
-  let nestedParagraph = false;
+  readonly nestedParagraph: boolean;
   /** The last line was a definition: another may follow, but to anything else it is a paragraph. */
-  let afterDefinition = false;
-  let definitions = '';
-  let fence: Fence | null = null;
-  let fenceOpenerIncomplete = false;
+  readonly afterDefinition: boolean;
+  readonly definitions: string;
+  readonly fence: Fence | null;
+  readonly fenceOpenerIncomplete: boolean;
   /** In an HTML block that ends at the line matching this (kinds 1–5)… */
-  let htmlEnd: RegExp | null = null;
+  readonly htmlEnd: RegExp | null;
   /** …or at the next blank line (kinds 6 and 7). Either way its lines are raw text. */
-  let htmlToBlank = false;
+  readonly htmlToBlank: boolean;
+}
+
+const START: ScanState = {
+  pos: 0,
+  closedCount: 0,
+  chunkStart: -1,
+  contentEnd: -1,
+  sawBlank: false,
+  listOpen: false,
+  listActive: false,
+  lastIndented: false,
+  inParagraph: false,
+  nestedParagraph: false,
+  afterDefinition: false,
+  definitions: '',
+  fence: null,
+  fenceOpenerIncomplete: false,
+  htmlEnd: null,
+  htmlToBlank: false,
+};
+
+/**
+ * Each split's scan state at the start of its text's last line: the next, longer text may
+ * finish that line differently (a newline, more of a fence marker), so it is read again.
+ * Kept beside the split rather than in it, so the public shape stays what users read.
+ */
+const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
+
+function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownSplit {
+  let {
+    pos,
+    chunkStart,
+    contentEnd,
+    sawBlank,
+    listOpen,
+    listActive,
+    lastIndented,
+    inParagraph,
+    nestedParagraph,
+    afterDefinition,
+    definitions,
+    fence,
+    fenceOpenerIncomplete,
+    htmlEnd,
+    htmlToBlank,
+  } = from;
+  let lastLine = from;
 
   while (pos < text.length) {
     const newline = text.indexOf('\n', pos);
     const complete = newline !== -1;
     const lineEnd = complete ? newline : text.length;
-    const line = text.slice(pos, lineEnd);
     const next = complete ? newline + 1 : text.length;
+    if (next === text.length) {
+      lastLine = {
+        pos,
+        closedCount: closed.length,
+        chunkStart,
+        contentEnd,
+        sawBlank,
+        listOpen,
+        listActive,
+        lastIndented,
+        inParagraph,
+        nestedParagraph,
+        afterDefinition,
+        definitions,
+        fence,
+        fenceOpenerIncomplete,
+        htmlEnd,
+        htmlToBlank,
+      };
+    }
+    const line = text.slice(pos, lineEnd);
     const blank = BLANK.test(line);
 
     if (fence?.inList && !blank && indentOf(line) < fence.indent.length) {
@@ -263,22 +343,31 @@ function scan(text: string, from: number, closed: MarkdownChunk[]): MarkdownSpli
     pos = next;
   }
 
-  if (chunkStart === -1) return { source: text, chunks: closed, openFence: null };
+  if (chunkStart === -1)
+    return remember({ source: text, chunks: closed, openFence: null }, lastLine);
   closed.push(
     makeChunk(text, chunkStart, fence || htmlEnd ? text.length : contentEnd, definitions),
   );
-  return {
-    source: text,
-    chunks: closed,
-    openFence: fence
-      ? {
-          marker: fence.char.repeat(fence.length),
-          indent: fence.indent,
-          lineStart: fence.lineStart - chunkStart,
-          openerIncomplete: fenceOpenerIncomplete,
-        }
-      : null,
-  };
+  return remember(
+    {
+      source: text,
+      chunks: closed,
+      openFence: fence
+        ? {
+            marker: fence.char.repeat(fence.length),
+            indent: fence.indent,
+            lineStart: fence.lineStart - chunkStart,
+            openerIncomplete: fenceOpenerIncomplete,
+          }
+        : null,
+    },
+    lastLine,
+  );
+}
+
+function remember(split: MarkdownSplit, lastLine: ScanState): MarkdownSplit {
+  lastLineStates.set(split, lastLine);
+  return split;
 }
 
 /** The fence a line opens, if it is an opening fence line. */

@@ -265,4 +265,58 @@ describe('splitMarkdown', () => {
       { numRuns: 500, seed: 20_260_101 },
     );
   }, 60_000);
+
+  it('resumed at the last line, splits every step of a growing text as a fresh split does (property)', () => {
+    // Each call resumes from where the previous scan stood at the start of its last line, with
+    // everything the earlier lines decided (an open list, fence, HTML block, definitions): every
+    // field of every step must be what a split from the start gives.
+    const line = fc.constantFrom(
+      'Plain words',
+      '# Heading',
+      '- item',
+      '1. first',
+      '  indented continuation',
+      '    four-space indented',
+      '> quote',
+      '> - quoted item',
+      '```',
+      '```js',
+      '  ```',
+      '~~~',
+      '| a | b |',
+      '| - | - |',
+      '---',
+      '===',
+      '<pre>',
+      '</pre>',
+      '<!-- comment',
+      '-->',
+      '<div>',
+      '[d]: https://example.com/d',
+      'See [the ref][d]',
+      'line\r',
+      '',
+      '',
+    );
+    const view = (split: MarkdownSplit) => ({
+      chunks: [...split.chunks],
+      openFence: split.openFence,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 20 }),
+        fc.integer({ min: 1, max: 9 }),
+        (lines, step) => {
+          const text = lines.join('\n');
+          let split: MarkdownSplit | null = null;
+          for (let end = 0; end < text.length + step; end += step) {
+            const now = text.slice(0, Math.min(end, text.length));
+            split = splitMarkdown(now, split);
+            expect(view(split)).toEqual(view(splitMarkdown(now)));
+          }
+        },
+      ),
+      { numRuns: 400, seed: 20_261_204 },
+    );
+  }, 60_000);
 });
