@@ -168,6 +168,7 @@ export const AssistantMessage = memo(function AssistantMessage(
                         isError: result.isError === true,
                         declined: result.declined,
                         reason: result.reason,
+                        endedBy: result.endedBy,
                       }
                     : undefined
                 }

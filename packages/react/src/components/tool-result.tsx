@@ -15,10 +15,24 @@ export interface ToolResultProps {
  *
  * A call the user declined never ran and has no result to show: the card says so in plain
  * words, with the reason the user typed, not as an error (what the model was sent is the
- * store's business).
+ * store's business). A call cut short (stopped, or the page reloaded) says that, as a note.
  */
 export function ToolResult({ result }: ToolResultProps): ReactElement {
   if (result.declined) return <DeclinedResult result={result} />;
+  if (result.endedBy) {
+    return (
+      <div className="ms-tool__result ms-tool__result--declined">
+        <p className="ms-tool__result-label">
+          {result.endedBy === 'stop' ? 'Stopped' : 'Interrupted'}
+        </p>
+        <p className="ms-tool__note">
+          {result.endedBy === 'stop'
+            ? 'You stopped it before it finished.'
+            : 'The page was reloaded before it finished.'}
+        </p>
+      </div>
+    );
+  }
   const failed = result.isError === true;
   return (
     <div className={failed ? 'ms-tool__result ms-tool__result--error' : 'ms-tool__result'}>

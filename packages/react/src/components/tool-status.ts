@@ -11,7 +11,8 @@ import type { BlockState } from '@message-stream/core';
  * - `interrupted`: the stream ended before the input was whole; it will not run;
  * - `denied`: the user declined it (Deny); `skipped`: the user sent a new message while it
  *   waited for approval. Neither ran, and neither is a failure: the model still gets an
- *   `is_error` result saying why, but the card says "Declined" / "Skipped", not "Failed".
+ *   `is_error` result saying why, but the card says "Declined" / "Skipped", not "Failed";
+ * - `stopped`: the user stopped it while it ran (a page reload shows as `interrupted`).
  */
 export type ToolCallStatus =
   | 'input-streaming'
@@ -22,7 +23,8 @@ export type ToolCallStatus =
   | 'error'
   | 'interrupted'
   | 'denied'
-  | 'skipped';
+  | 'skipped'
+  | 'stopped';
 
 /** What a tool returned, as the app sends it back in its `tool_result` block. */
 export interface ToolResultView {
@@ -37,6 +39,11 @@ export interface ToolResultView {
   declined?: 'denied' | 'skipped' | undefined;
   /** The reason the user typed when denying, if any: shown as "Your reason: …". */
   reason?: string | undefined;
+  /**
+   * The call was cut short before it returned (the store's `ToolResultState.endedBy`):
+   * `'stop'` by the user, `'reload'` by the page going away. Shown as that, not as a failure.
+   */
+  endedBy?: 'stop' | 'reload' | undefined;
 }
 
 /** The words for each status: the badge says it in text, colour only repeats it. */
@@ -50,6 +57,7 @@ export const TOOL_STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   interrupted: 'Interrupted',
   denied: 'Declined',
   skipped: 'Skipped',
+  stopped: 'Stopped',
 };
 
 /**
@@ -64,7 +72,11 @@ export function deriveToolStatus(
   if (status) return status;
   if (block.status === 'streaming') return 'input-streaming';
   if (block.status === 'incomplete') return 'interrupted';
-  if (result) return result.declined ?? (result.isError ? 'error' : 'result');
+  if (result) {
+    if (result.declined) return result.declined;
+    if (result.endedBy) return result.endedBy === 'stop' ? 'stopped' : 'interrupted';
+    return result.isError ? 'error' : 'result';
+  }
   return 'input-complete';
 }
 
@@ -83,6 +95,7 @@ export function sameToolResult(
     a.content === b.content &&
     (a.isError === true) === (b.isError === true) &&
     a.declined === b.declined &&
+    a.endedBy === b.endedBy &&
     a.reason === b.reason
   );
 }

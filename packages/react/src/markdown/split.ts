@@ -99,11 +99,11 @@ export function splitMarkdown(text: string, previous?: MarkdownSplit | null): Ma
   ) {
     const resume = lastLineStates.get(previous);
     if (resume !== undefined) {
-      const split = scan(text, resume, previous.chunks.slice(0, resume.closedCount));
+      const split = scan(text, resume, previous.chunks.slice(0, resume[1]));
       // A chunk the last line closed was final already (all but the last are): it stays the
       // same object, which is what keeps its view from rendering again.
       const chunks = split.chunks as MarkdownChunk[];
-      for (let i = resume.closedCount; i < previous.chunks.length - 1; i++) {
+      for (let i = resume[1]; i < previous.chunks.length - 1; i++) {
         const before = previous.chunks[i] as MarkdownChunk;
         if (chunks[i]?.start === before.start) chunks[i] = before;
       }
@@ -125,54 +125,55 @@ interface Fence {
 /**
  * Where the scan stood at the start of a line: everything the lines before it decided. Each
  * line is read from this and the line alone, so scanning from a saved state gives what a scan
- * from the start gives.
+ * from the start gives. A tuple, not an object: it is saved at every call's last line, and
+ * its fields' names would be most of the bytes it costs.
  */
-interface ScanState {
-  readonly pos: number;
+type ScanState = readonly [
+  pos: number,
   /** How many chunks had been closed: they are final. */
-  readonly closedCount: number;
-  readonly chunkStart: number;
-  readonly contentEnd: number;
-  readonly sawBlank: boolean;
+  closedCount: number,
+  chunkStart: number,
+  contentEnd: number,
+  sawBlank: boolean,
   /** The chunk has had a list: after a blank line, items and indented lines may continue it. */
-  readonly listOpen: boolean;
+  listOpen: boolean,
   /** The list is still going on at this line (not ended by a heading, a quote, a fence…). */
-  readonly listActive: boolean;
+  listActive: boolean,
   /** The last content line was indented 4+: possibly indented code, which blank lines can continue. */
-  readonly lastIndented: boolean;
+  lastIndented: boolean,
   /** A paragraph is open: the next line may continue it lazily, and no definition can start. */
-  readonly inParagraph: boolean;
+  inParagraph: boolean,
   /** That paragraph is in a list item or quote, where `===` under it is text, not a heading. */
-  readonly nestedParagraph: boolean;
+  nestedParagraph: boolean,
   /** The last line was a definition: another may follow, but to anything else it is a paragraph. */
-  readonly afterDefinition: boolean;
-  readonly definitions: string;
-  readonly fence: Fence | null;
-  readonly fenceOpenerIncomplete: boolean;
+  afterDefinition: boolean,
+  definitions: string,
+  fence: Fence | null,
+  fenceOpenerIncomplete: boolean,
   /** In an HTML block that ends at the line matching this (kinds 1–5)… */
-  readonly htmlEnd: RegExp | null;
+  htmlEnd: RegExp | null,
   /** …or at the next blank line (kinds 6 and 7). Either way its lines are raw text. */
-  readonly htmlToBlank: boolean;
-}
+  htmlToBlank: boolean,
+];
 
-const START: ScanState = {
-  pos: 0,
-  closedCount: 0,
-  chunkStart: -1,
-  contentEnd: -1,
-  sawBlank: false,
-  listOpen: false,
-  listActive: false,
-  lastIndented: false,
-  inParagraph: false,
-  nestedParagraph: false,
-  afterDefinition: false,
-  definitions: '',
-  fence: null,
-  fenceOpenerIncomplete: false,
-  htmlEnd: null,
-  htmlToBlank: false,
-};
+const START: ScanState = [
+  0,
+  0,
+  -1,
+  -1,
+  false,
+  false,
+  false,
+  false,
+  false,
+  false,
+  false,
+  '',
+  null,
+  false,
+  null,
+  false,
+];
 
 /**
  * Each split's scan state at the start of its text's last line: the next, longer text may
@@ -182,8 +183,9 @@ const START: ScanState = {
 const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
 
 function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownSplit {
-  let {
+  let [
     pos,
+    ,
     chunkStart,
     contentEnd,
     sawBlank,
@@ -198,7 +200,7 @@ function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownS
     fenceOpenerIncomplete,
     htmlEnd,
     htmlToBlank,
-  } = from;
+  ] = from;
   let lastLine = from;
 
   while (pos < text.length) {
@@ -207,9 +209,9 @@ function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownS
     const lineEnd = complete ? newline : text.length;
     const next = complete ? newline + 1 : text.length;
     if (next === text.length) {
-      lastLine = {
+      lastLine = [
         pos,
-        closedCount: closed.length,
+        closed.length,
         chunkStart,
         contentEnd,
         sawBlank,
@@ -224,7 +226,7 @@ function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownS
         fenceOpenerIncomplete,
         htmlEnd,
         htmlToBlank,
-      };
+      ];
     }
     const line = text.slice(pos, lineEnd);
     const blank = BLANK.test(line);

@@ -34,6 +34,12 @@ export interface ToolResultState {
   readonly declined?: 'denied' | 'skipped';
   /** The reason the user gave to `denyToolCall`, if any (also the result's `content`). */
   readonly reason?: string;
+  /**
+   * The call was cut short before it returned: `'stop'` by `stop()`, `'reload'` by the page
+   * going away while it ran. It goes back as an `is_error` result with `content`; the UI shows
+   * it as stopped or interrupted, not as the tool failing.
+   */
+  readonly endedBy?: 'stop' | 'reload';
 }
 
 /** One answer of the assistant: its live stream state and what the kit did around it. */

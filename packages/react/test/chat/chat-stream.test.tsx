@@ -149,6 +149,42 @@ describe('<ChatStream/> with a tool that needs approval', () => {
     expect(skipped.querySelector('.ms-tool__badge')?.textContent).toBe('Skipped');
   });
 
+  it('shows a call stopped while it ran as Stopped, not as the tool failing', async () => {
+    const { fetch } = scriptedFetch(() => sse(fixture('spec-tool-use')));
+    let running = () => {};
+    const started = new Promise<void>((resolve) => {
+      running = resolve;
+    });
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      tools: {
+        get_weather: {
+          // Runs until stopped: the signal is what ends it.
+          run: (_input, call) =>
+            new Promise((_resolve, reject) => {
+              running();
+              call.signal.addEventListener('abort', () => reject(new Error('aborted')));
+            }),
+        },
+      },
+    });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    let sending: Promise<void> = Promise.resolve();
+    await act(async () => {
+      sending = store.getState().send('Weather?');
+      await started;
+    });
+    const card = within(log()).getByRole('group', { name: 'Tool get_weather' });
+    expect(card.querySelector('.ms-tool__badge')?.textContent).toBe('Running…');
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await act(() => sending);
+    await waitFor(() => expect(card.querySelector('.ms-tool__badge')?.textContent).toBe('Stopped'));
+    expect(card.querySelector('.ms-tool__result--error')).toBeNull();
+  });
+
   it('moves focus to the next call waiting for a decision, then to the composer', async () => {
     const store = weatherNeedingApproval('parallel-tool-calls', 'Paris 18, Tokyo 22.');
     const user = userEvent.setup();

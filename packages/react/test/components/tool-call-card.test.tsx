@@ -63,6 +63,8 @@ describe('deriveToolStatus', () => {
     [base, undefined, 'running' as const, 'running'],
     [base, { content: 'no', isError: true, declined: 'denied' as const }, undefined, 'denied'],
     [base, { content: 'no', isError: true, declined: 'skipped' as const }, undefined, 'skipped'],
+    [base, { content: 'cut', isError: true, endedBy: 'stop' as const }, undefined, 'stopped'],
+    [base, { content: 'cut', isError: true, endedBy: 'reload' as const }, undefined, 'interrupted'],
   ])('derives %#', (block, result, status, expected) => {
     expect(deriveToolStatus(block, result, status)).toBe(expected);
   });
@@ -283,6 +285,19 @@ describe('ToolCallCard', () => {
     expect(container.querySelector('.ms-tool__result-label')?.textContent).toBe('Skipped');
     expect(container.querySelector('.ms-tool__note')?.textContent).toBe(
       'You sent a new message before deciding, so it did not run.',
+    );
+
+    rerender(
+      <ToolCallCard
+        defaultOpen
+        block={block}
+        result={{ content: 'Stopped before the tool finished.', isError: true, endedBy: 'stop' }}
+      />,
+    );
+    expect(badge(container)).toBe('Stopped');
+    expect(container.querySelector('.ms-tool__result--error')).toBeNull();
+    expect(container.querySelector('.ms-tool__note')?.textContent).toBe(
+      'You stopped it before it finished.',
     );
     expect(await axeViolations(container)).toEqual([]);
   });

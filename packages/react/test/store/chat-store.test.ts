@@ -519,7 +519,12 @@ describe('createChatStore: races and history', () => {
     expect(requests).toHaveLength(1);
     expect(store.getState().status).toBe('aborted');
     expect(Object.values(lastAnswer(store.getState()).toolResults)).toEqual([
-      { status: 'error', content: 'Stopped before the tool finished.', isError: true },
+      {
+        status: 'error',
+        content: 'Stopped before the tool finished.',
+        isError: true,
+        endedBy: 'stop',
+      },
     ]);
   });
 

@@ -94,6 +94,7 @@ describe('persistence in IndexedDB', () => {
       status: 'error',
       content: 'The page was reloaded before the tool finished.',
       isError: true,
+      endedBy: 'reload',
     });
     // Nothing is sent by itself on load; the next message answers the tool_use first.
     expect(next.requests).toHaveLength(0);
@@ -216,6 +217,59 @@ describe('persistence in IndexedDB', () => {
     expect(onPersistError).not.toHaveBeenCalled();
     expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Kept.');
     expect(reread.getState().tree.nodes.broken).toBeUndefined();
+  });
+
+  it('shows a denial, skip or stop saved by an earlier version as that, not as a failure', async () => {
+    const name = uniqueName();
+    const first = createChatStore({
+      request,
+      fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
+      batch: false,
+      persist: { name, storage: 'localstorage' },
+    });
+    await first.restored;
+    await first.getState().send('Question');
+    await first.flush();
+    const stored = JSON.parse(localStorage.getItem(name) as string);
+    const answer = Object.values(stored.state.tree.nodes).find(
+      (node) => (node as { role: string }).role === 'assistant',
+    ) as { toolResults: Record<string, unknown> };
+    // Earlier versions saved these as plain errors, with the kit's own sentences.
+    const plain = (content: string) => ({ status: 'error', content, isError: true });
+    answer.toolResults = {
+      denied: plain('The user denied this tool call.'),
+      skipped: plain('The user sent a new message instead.'),
+      stopped: plain('Stopped before the tool finished.'),
+      failed: plain('The weather service is down.'),
+      damaged: null,
+    };
+    localStorage.setItem(name, JSON.stringify(stored));
+    const onPersistError = vi.fn();
+    const reread = createChatStore({
+      request,
+      batch: false,
+      persist: { name, storage: 'localstorage' },
+      onPersistError,
+    });
+    await reread.restored;
+    expect(onPersistError).not.toHaveBeenCalled();
+    const results = lastAnswer(reread.getState()).toolResults;
+    expect(results.denied).toEqual({
+      ...plain('The user denied this tool call.'),
+      declined: 'denied',
+    });
+    expect(results.skipped).toEqual({
+      ...plain('The user sent a new message instead.'),
+      declined: 'skipped',
+    });
+    expect(results.stopped).toEqual({
+      ...plain('Stopped before the tool finished.'),
+      endedBy: 'stop',
+    });
+    // A real failure stays one, and a damaged entry is left out without failing the thread.
+    expect(results.failed).toEqual(plain('The weather service is down.'));
+    expect(Object.keys(results).sort()).toEqual(['denied', 'failed', 'skipped', 'stopped']);
+    expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Kept.');
   });
 
   it('reports a failing write and keeps the conversation in memory', async () => {

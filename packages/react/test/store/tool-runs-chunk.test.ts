@@ -59,6 +59,7 @@ describe('the tool loop loaded on demand', () => {
         status: 'error',
         content: 'Stopped before the tool finished.',
         isError: true,
+        endedBy: 'stop',
       },
     });
     expect(store.getState().status).toBe('aborted');
@@ -119,6 +120,7 @@ describe('the tool loop loaded on demand', () => {
       status: 'error',
       content: 'Stopped before the tool finished.',
       isError: true,
+      endedBy: 'stop',
     });
   });
 });

@@ -6,11 +6,13 @@
 import { endStream, isFinalStatus, isPlainObject } from '@message-stream/core';
 import { linearTree } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
+import { DEFAULT_DENIAL, DENIED_BY_NEW_MESSAGE, STOPPED_RESULT } from './tool-loop.js';
 
 const RELOADED: ToolResultState = {
   status: 'error',
   content: 'The page was reloaded before the tool finished.',
   isError: true,
+  endedBy: 'reload',
 };
 
 function settleTurn(turn: Turn): Turn {
@@ -26,6 +28,18 @@ function settleTurn(turn: Turn): Turn {
       }),
     };
   }
+  const results = Object.values(next.toolResults);
+  if (results.some((result) => !isResult(result) || isUnmarkedDecision(result))) {
+    // A damaged entry is no result (the call is answered like one that never ran).
+    next = {
+      ...next,
+      toolResults: Object.fromEntries(
+        Object.entries(next.toolResults).flatMap(([id, result]) =>
+          isResult(result) ? [[id, marked(result)]] : [],
+        ),
+      ),
+    };
+  }
   const running = Object.entries(next.toolResults).filter(([, r]) => r.status === 'running');
   if (running.length > 0) {
     next = {
@@ -38,6 +52,30 @@ function settleTurn(turn: Turn): Turn {
   }
   return next;
 }
+
+/**
+ * Threads saved before results said who decided them hold a denial, a skip or a stop as a
+ * plain error, which would show as the tool failing. The kit's own sentences say which it was.
+ */
+const UNMARKED: Readonly<Record<string, Partial<ToolResultState>>> = {
+  [DEFAULT_DENIAL]: { declined: 'denied' },
+  [DENIED_BY_NEW_MESSAGE]: { declined: 'skipped' },
+  [STOPPED_RESULT.content as string]: { endedBy: 'stop' },
+  [RELOADED.content as string]: { endedBy: 'reload' },
+};
+
+const isResult = (value: unknown): value is ToolResultState =>
+  isPlainObject(value) && typeof value.status === 'string';
+
+const isUnmarkedDecision = (result: ToolResultState): boolean =>
+  result.status === 'error' &&
+  result.declined === undefined &&
+  result.endedBy === undefined &&
+  typeof result.content === 'string' &&
+  Object.hasOwn(UNMARKED, result.content);
+
+const marked = (result: ToolResultState): ToolResultState =>
+  isUnmarkedDecision(result) ? { ...result, ...UNMARKED[result.content as string] } : result;
 
 /**
  * A stored record that can be a turn: one that is not (damaged storage, another app's data) is

@@ -14,6 +14,7 @@ export const STOPPED_RESULT: ToolResultState = {
   status: 'error',
   content: 'Stopped before the tool finished.',
   isError: true,
+  endedBy: 'stop',
 };
 export const DENIED_BY_NEW_MESSAGE = 'The user sent a new message instead.';
 export const DEFAULT_DENIAL = 'The user denied this tool call.';
