@@ -45,6 +45,15 @@ const quote = (text: string): string =>
     .map((line) => `> ${line}`)
     .join('\n');
 
+/**
+ * A result saying the user declined the call: `@message-stream/react`'s words for Deny and
+ * for a new message sent instead (a model reads them the same way).
+ */
+const isDeclined = (text: string): boolean =>
+  text.startsWith('The user denied this tool call.') ||
+  text === 'The user sent a new message instead.';
+const DENIAL_REASON = /^The user denied this tool call\. Their reason: ([\s\S]*)$/;
+
 /** The answer text for tool results, or undefined when the request carries none. */
 function toolResultsAnswer(messages: readonly MessageParam[]): string | undefined {
   const results = blocksOf(messages[messages.length - 1]).filter((b) => b.type === 'tool_result');
@@ -62,12 +71,24 @@ function toolResultsAnswer(messages: readonly MessageParam[]): string | undefine
     const asked = call === undefined ? '' : inputSummary(call.input);
     const forWhat = asked === '' ? '' : ` for ${asked}`;
     const text = resultText(result.content);
+    if (result.is_error === true && isDeclined(text)) {
+      const reason = DENIAL_REASON.exec(text)?.[1]?.trim();
+      return `I did not run **${name}**${forWhat}: you chose not to${reason ? ` ("${clip(reason, 200)}")` : ''}.`;
+    }
     return result.is_error === true
       ? `**${name}** failed${forWhat}:\n\n${quote(text)}\n\nI can't answer that part without it; try again, or check the tool.`
       : `Here is what **${name}** returned${forWhat}:\n\n${quote(text)}`;
   });
   const ok = results.some((result) => result.is_error !== true);
-  return `${parts.join('\n\n')}${ok ? '\n\nThat is the latest from the tool, so it is the answer to go by.' : ''}`;
+  const declined = results.every(
+    (result) => result.is_error === true && isDeclined(resultText(result.content)),
+  );
+  const after = ok
+    ? '\n\nThat is the latest from the tool, so it is the answer to go by.'
+    : declined
+      ? '\n\nTell me if you would like me to try it another way, or answer from what I know.'
+      : '';
+  return `${parts.join('\n\n')}${after}`;
 }
 
 /** The rest of a paused turn: what its server tool found, listed. */

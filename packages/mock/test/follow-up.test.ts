@@ -105,6 +105,35 @@ describe('follow-up requests', () => {
     expect(text).toContain('> Service unavailable');
   });
 
+  it('answers a call the user declined as their choice, with their reason, not as a failure', async () => {
+    const declined = (content: string) =>
+      ask('spec-tool-use', {
+        model: 'claude-opus-5',
+        max_tokens: 64,
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: [toolUse] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: toolUse.id, is_error: true, content }],
+          },
+        ],
+      });
+    const withReason = textOf(
+      (await declined('The user denied this tool call. Their reason: I already know')).state,
+    );
+    expect(withReason).toContain(
+      'I did not run **get_weather** for San Francisco, CA: you chose not to ("I already know").',
+    );
+    expect(withReason).toContain('Tell me if you would like me to try it another way');
+    expect(withReason).not.toContain('failed');
+    const skipped = textOf((await declined('The user sent a new message instead.')).state);
+    expect(skipped).toContain(
+      'I did not run **get_weather** for San Francisco, CA: you chose not to.',
+    );
+    expect(skipped).not.toContain('failed');
+  });
+
   it('continues a paused turn sent back from what its server tool found', async () => {
     const { state, info } = await ask('pause-turn', {
       model: 'claude-opus-5',

@@ -63,13 +63,18 @@ describe('tool approval', () => {
     // Recorded as the user's decision (shown as declined), sent as the API needs: an error.
     expect(answers(store.getState())[0]?.toolResults[id as string]).toEqual({
       status: 'error',
-      content: 'Not now.',
+      content: 'The user denied this tool call. Their reason: Not now.',
       isError: true,
       declined: 'denied',
       reason: 'Not now.',
     });
     expect((requests[1]?.body.messages as Sent | undefined)?.at(-1)?.content).toEqual([
-      { type: 'tool_result', tool_use_id: id, content: 'Not now.', is_error: true },
+      {
+        type: 'tool_result',
+        tool_use_id: id,
+        content: 'The user denied this tool call. Their reason: Not now.',
+        is_error: true,
+      },
     ]);
   });
 

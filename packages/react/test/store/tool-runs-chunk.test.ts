@@ -103,7 +103,7 @@ describe('the tool loop loaded on demand', () => {
     void store.getState().denyToolCall(denied as string, 'Not now.');
     await store.getState().send('Later then.');
     expect(JSON.stringify(requests[1]?.body.messages)).toContain(
-      '"content":"Not now.","is_error":true',
+      '"content":"The user denied this tool call. Their reason: Not now.","is_error":true',
     );
 
     const again = scriptedFetch(() => sse(fixture('spec-tool-use')));

@@ -183,7 +183,14 @@ export async function denyToolCall(ctx: EffectContext, toolUseId: string, reason
   ctx.dispatch({
     type: 'tool-results-updated',
     id: found.turn.id,
-    results: { [toolUseId]: declined('denied', reason ?? DEFAULT_DENIAL, reason) },
+    // The model is told it was the user's no, not the tool failing, and why when the user said.
+    results: {
+      [toolUseId]: declined(
+        'denied',
+        reason === undefined ? DEFAULT_DENIAL : `${DEFAULT_DENIAL} Their reason: ${reason}`,
+        reason,
+      ),
+    },
   });
   await continueWhenDecided(ctx, found.turn.id, 1);
 }
