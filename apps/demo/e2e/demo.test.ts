@@ -200,9 +200,12 @@ describe('the built demo', () => {
     await threads.getByRole('button', { name: 'New conversation' }).click();
     // The new thread is empty: its welcome shows, the first thread is listed by its title.
     await page.getByText('What shall we try?').waitFor({ state: 'visible' });
-    // Pressed again, it stays on that empty thread rather than piling up empty ones (the
-    // button comes first: the empty thread's row bears the same words).
-    const again = threads.getByRole('button', { name: 'New conversation', exact: true }).first();
+    // Pressed again, it stays on that empty thread rather than piling up empty ones, listed
+    // as "Untitled" (never the button's own words).
+    const again = threads.getByRole('button', { name: 'New conversation' });
+    await expect(
+      threads.getByRole('button', { name: 'Untitled', exact: true }).count(),
+    ).resolves.toBe(1);
     await again.click();
     await again.click();
     await expect(threads.getByRole('listitem').count()).resolves.toBe(2);
@@ -247,8 +250,7 @@ describe('the built demo', () => {
         page.locator('main').evaluate((main) => (main as HTMLElement).inert),
       ).resolves.toBe(true);
       const threads = page.getByRole('navigation', { name: 'Conversations' });
-      // The list's own button comes first (an empty conversation's row has the same name).
-      await threads.getByRole('button', { name: 'New conversation' }).first().click();
+      await threads.getByRole('button', { name: 'New conversation' }).click();
       await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
       await expect(page.locator('#demo-settings').isHidden()).resolves.toBe(true);
       // Focus is not left on the page: it is back on Menu, as after Escape.

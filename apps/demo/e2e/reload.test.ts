@@ -127,7 +127,7 @@ describe('the demo after a page reload', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     // The list is never empty: a new conversation, listed and shown, takes its place.
-    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['New conversation']);
+    await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['Untitled']);
     await send(page, 'After the delete');
     await waitForStatus(lastAnswer(page), ['complete']);
     await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(['After the delete']);

@@ -47,7 +47,7 @@ export interface ThreadStoreOptions {
   readonly onPersistError?: (error: unknown, info: PersistErrorInfo) => void;
   /** A thread's title from its first message's text. Default: its first line, 60 characters at most. */
   readonly title?: (text: string) => string;
-  /** The title of a thread with no message yet. Default "New conversation". */
+  /** The title of a thread with no message yet. Default "Untitled" (not the new-thread button's words, so the two never share a name). */
   readonly untitled?: string;
 }
 
@@ -126,7 +126,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
   >();
   // Threads made here by newThread: nothing of them can be in storage.
   const made = new Set<string>();
-  const untitled = options.untitled ?? 'New conversation';
+  const untitled = options.untitled ?? 'Untitled';
   const titleOf = options.title ?? firstLine;
   const report = (error: unknown, operation: PersistErrorInfo['operation']) => {
     if (options.onPersistError)

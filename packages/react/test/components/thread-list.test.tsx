@@ -22,7 +22,7 @@ describe('ThreadList', () => {
     const items = within(nav).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     const current = within(nav).getByRole('button', { current: 'page' });
-    expect(current.textContent).toBe('New conversation');
+    expect(current.textContent).toBe('Untitled');
 
     await user.click(screen.getByRole('button', { name: 'Trip plans' }));
     expect(screen.getByRole('button', { current: 'page' }).textContent).toBe('Trip plans');
@@ -62,9 +62,9 @@ describe('ThreadList', () => {
         name: 'Delete',
       }),
     );
-    expect(threads.getState().threads.map((t) => t.title)).toEqual(['New conversation']);
+    expect(threads.getState().threads.map((t) => t.title)).toEqual(['Untitled']);
     const shown = screen.getByRole('button', { current: 'page' });
-    expect(shown.textContent).toBe('New conversation');
+    expect(shown.textContent).toBe('Untitled');
     await waitFor(() => expect(document.activeElement).toBe(shown));
   });
 });

@@ -23,7 +23,7 @@ const printed: unknown[][] = [
       title: 'notes.md',
     },
   ],
-  [['New conversation', 'Lisbon']],
+  [['Untitled', 'Lisbon']],
   [2],
   [['unanswered_tool_use']],
 ];

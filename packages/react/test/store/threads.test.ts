@@ -17,7 +17,7 @@ describe('createThreadStore', () => {
     now.mockReturnValue(1000);
     const a = threads.getState().newThread();
     expect(threads.getState().activeId).toBe(a);
-    expect(threads.getState().threads.map((t) => t.title)).toEqual(['New conversation']);
+    expect(threads.getState().threads.map((t) => t.title)).toEqual(['Untitled']);
 
     now.mockReturnValue(3000);
     await threads.getState().chatOf(a)?.getState().send('Capital of France?\nShort answer please.');
@@ -26,7 +26,7 @@ describe('createThreadStore', () => {
     expect(threads.getState().activeId).toBe(b);
     expect(threads.getState().threads.map((t) => [t.id, t.title])).toEqual([
       [a, 'Capital of France?'],
-      [b, 'New conversation'],
+      [b, 'Untitled'],
     ]);
     now.mockReturnValue(4000);
     threads.getState().switchThread(b);
@@ -80,9 +80,7 @@ describe('createThreadStore', () => {
       threads.getState().deleteThread(third);
       threads.getState().chatOf(first)?.getState().reset();
       expect(threads.getState().newThread()).toBe(first);
-      expect(threads.getState().threads.find((t) => t.id === first)?.title).toBe(
-        'New conversation',
-      );
+      expect(threads.getState().threads.find((t) => t.id === first)?.title).toBe('Untitled');
     } finally {
       now.mockRestore();
     }
@@ -269,7 +267,7 @@ describe('createThreadStore: a saved list with damaged records', () => {
     expect(threads.getState().threads).toEqual([
       { id: 'c', title: 'Newer', renamed: false, createdAt: 2, updatedAt: 9 },
       { id: 'a', title: 'Kept', renamed: true, createdAt: 1, updatedAt: 5 },
-      { id: 'b', title: 'New conversation', renamed: false, createdAt: 0, updatedAt: 0 },
+      { id: 'b', title: 'Untitled', renamed: false, createdAt: 0, updatedAt: 0 },
     ]);
     expect(threads.getState().activeId).toBe('b');
   });
