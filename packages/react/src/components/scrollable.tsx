@@ -4,7 +4,6 @@ import {
   type ReactNode,
   useLayoutEffect,
   useRef,
-  useState,
 } from 'react';
 
 /**
@@ -22,6 +21,11 @@ export function ScrollablePre(props: ComponentProps<'pre'>): ReactElement {
  * and only then, it is a named group in the tab order, so a keyboard user can scroll it. A
  * box that fits is a plain `div`, not an empty tab stop. Measured after layout and whenever
  * the box or its content changes size.
+ *
+ * The three attributes are set on the element directly, not through state: the measure runs
+ * in a ResizeObserver callback, after the frame's own commit, and a state change there would
+ * be a second commit in the frame (a table growing while its answer streams). React renders
+ * none of them, so it never undoes them.
  */
 export function OverflowScroller({
   className,
@@ -34,11 +38,23 @@ export function OverflowScroller({
   children: ReactNode;
 }): ReactElement {
   const box = useRef<HTMLDivElement>(null);
-  const [scrolls, setScrolls] = useState(false);
+  const name = useRef(label);
+  name.current = label;
   useLayoutEffect(() => {
     const element = box.current;
     if (element === null) return;
-    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    const measure = () => {
+      // Scrolling: a named group (a role that takes a name) in the tab order.
+      if (element.scrollWidth > element.clientWidth) {
+        element.setAttribute('role', 'group');
+        element.setAttribute('aria-label', name.current);
+        element.tabIndex = 0;
+      } else {
+        element.removeAttribute('role');
+        element.removeAttribute('aria-label');
+        element.removeAttribute('tabindex');
+      }
+    };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(measure);
@@ -46,10 +62,12 @@ export function OverflowScroller({
     for (const child of element.children) observer.observe(child);
     return () => observer.disconnect();
   }, []);
-  // Scrolling: a named group (a role that takes a name) in the tab order.
-  const named = scrolls ? { role: 'group', 'aria-label': label, tabIndex: 0 } : null;
+  // A new name while it scrolls (no layout read: whether it scrolls is what was last measured).
+  useLayoutEffect(() => {
+    if (box.current?.hasAttribute('role')) box.current.setAttribute('aria-label', label);
+  }, [label]);
   return (
-    <div ref={box} className={className} {...named}>
+    <div ref={box} className={className}>
       {children}
     </div>
   );

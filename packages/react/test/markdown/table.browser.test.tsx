@@ -1,4 +1,5 @@
 import { render } from '@testing-library/react';
+import { Profiler } from 'react';
 import { describe, expect, it } from 'vitest';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { withDefaultStyles } from '../browser-styles.js';
@@ -78,5 +79,26 @@ describe('markdown tables', () => {
     (container.firstElementChild as HTMLElement).style.width = '60px';
     await expect.poll(() => wrap.tabIndex).toBe(0);
     expect(wrap.getAttribute('aria-label')).toBe('Scrollable table');
+  });
+
+  it('become a tab stop without a React commit of their own (a second commit in the frame)', async () => {
+    let commits = 0;
+    const small = '| a | b |\n| --- | --- |\n| 1 | 2 |';
+    const { container } = render(
+      <div style={{ width: 700 }}>
+        <Profiler id="table" onRender={() => commits++}>
+          <TextBlockView text={small} />
+        </Profiler>
+      </div>,
+    );
+    const wrap = container.querySelector('.ms-md__table-wrap') as HTMLElement;
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const before = commits;
+    (container.firstElementChild as HTMLElement).style.width = '60px';
+    await expect.poll(() => wrap.tabIndex).toBe(0);
+    (container.firstElementChild as HTMLElement).style.width = '700px';
+    await expect.poll(() => wrap.hasAttribute('tabindex')).toBe(false);
+    expect(wrap.hasAttribute('role')).toBe(false);
+    expect(commits).toBe(before);
   });
 });
