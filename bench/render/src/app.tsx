@@ -150,8 +150,8 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
       observer.observe({ type: 'longtask' });
 
       let finalDom = 0;
-      const allShown = () => {
-        const text = element.textContent ?? '';
+      const allShown = (scope: Element) => {
+        const text = scope.textContent ?? '';
         return Object.values(SENTINELS).every((sentinel) => text.includes(sentinel));
       };
       const final = new Promise<void>((resolve) => {
@@ -162,22 +162,27 @@ export async function mount(params: URLSearchParams, probe: Probe): Promise<Benc
         const mutations = new MutationObserver((records) => {
           for (const record of records) {
             // The answer's own status (blocks and tool cards carry one too).
-            if ((record.target as Element).matches('article[data-status="complete"]')) {
-              mutations.disconnect();
-              if (allShown()) {
-                done();
-                return;
-              }
-              // Complete, but still revealing text (assistant-ui animates text in after the
-              // stream): the final DOM is when the end of every block is on the page.
-              const reveal = new MutationObserver(() => {
-                if (!allShown()) return;
-                reveal.disconnect();
-                done();
-              });
-              reveal.observe(element, { subtree: true, childList: true, characterData: true });
+            const answer = record.target as Element;
+            if (!answer.matches('article[data-status="complete"]')) continue;
+            // Earlier answers (the long-conversation history) are complete too, and take their
+            // status again as the windowed log mounts them: only the newest answer counts.
+            const answers = element.querySelectorAll('article[data-status]');
+            if (answers[answers.length - 1] !== answer) continue;
+            mutations.disconnect();
+            // Read in the answer, not the page: the page's text at N = 1,000 is a 17 ms read.
+            if (allShown(answer)) {
+              done();
               return;
             }
+            // Complete, but still revealing text (assistant-ui animates text in after the
+            // stream): the final DOM is when the end of every block is on the page.
+            const reveal = new MutationObserver(() => {
+              if (!allShown(answer)) return;
+              reveal.disconnect();
+              done();
+            });
+            reveal.observe(answer, { subtree: true, childList: true, characterData: true });
+            return;
           }
         });
         mutations.observe(element, {

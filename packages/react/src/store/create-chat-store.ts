@@ -46,6 +46,17 @@ export type ChatStore = StoreApi<ChatState> & {
 /** Turns whose request form is built per step of the idle pass (about a millisecond of work). */
 const HISTORY_SLICE = 32;
 
+/**
+ * A send whose history has more turns than this without their request form (a long thread
+ * sent from before the idle pass finished) builds them over several tasks first.
+ */
+const PREPARE_BEFORE_SEND = 2 * HISTORY_SLICE;
+
+/** Time a task of that work may take before it yields to the page. */
+const PREPARE_SLICE_MS = 4;
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** A turn's message as requests send it, frozen: the transport serializes it once. */
 const requestForm = (turn: Turn): MessageParam | null => {
   const message = toMessageParam(turn);
@@ -119,6 +130,27 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (message !== null) messages.push(message);
       }
       return alternate(messages);
+    },
+    prepareHistory(turns) {
+      const missing = turns.filter((turn) => !sentAs.has(turn.id) && !prepared.has(turn));
+      if (missing.length <= PREPARE_BEFORE_SEND) return null;
+      return (async () => {
+        let start = performance.now();
+        try {
+          for (const turn of missing) {
+            if (performance.now() - start > PREPARE_SLICE_MS) {
+              await nextTask();
+              start = performance.now();
+            }
+            if (sentAs.has(turn.id) || prepared.has(turn)) continue;
+            const message = requestForm(turn);
+            prepared.set(turn, message);
+            if (message !== null) prepareMessagesJson([message]);
+          }
+        } catch {
+          // A history that cannot be serialized (a cycle, a BigInt) is the send's to report.
+        }
+      })();
     },
     forgetSent: (turnId) => void sentAs.delete(turnId),
     answer: (parentId, roundtrip) => startAnswer(ctx, parentId, roundtrip),

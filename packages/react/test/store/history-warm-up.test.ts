@@ -83,6 +83,58 @@ describe('createChatStore: a long history is prepared for sending in idle time',
     store.dispose();
   });
 
+  it('builds what the idle pass has not, over several tasks, when a long thread is sent before it ran', async () => {
+    idleQueue(); // never runs: the page had no idle time before the send
+    const history = countedHistory(200);
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      initialMessages: history.messages,
+    });
+    // Each clock read is 3 ms later: a 4 ms slice builds a turn or two, then yields a task.
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+    const timeout = vi.spyOn(globalThis, 'setTimeout');
+    const sending = store.getState().send('one more');
+    // The send's own task built nothing more than a slice: the request has not gone out.
+    expect(history.reads()).toBeLessThanOrEqual(8);
+    expect(requests).toHaveLength(0);
+    await sending;
+    expect(timeout.mock.calls.filter(([, ms]) => ms === 0).length).toBeGreaterThan(50);
+    const messages = requests[0]?.body.messages as MessageParam[];
+    expect(messages).toHaveLength(401);
+    expect(messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'question 0' }] });
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'one more' });
+    expect(store.getState().status).toBe('complete');
+    vi.restoreAllMocks();
+    store.dispose();
+  });
+
+  it('sends nothing when stopped while a long history is still being built for the send', async () => {
+    idleQueue();
+    const history = countedHistory(200);
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      initialMessages: history.messages,
+    });
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+    const sending = store.getState().send('one more');
+    await store.getState().stop();
+    await sending;
+    vi.restoreAllMocks();
+    expect(requests).toHaveLength(0);
+    expect(store.getState().status).toBe('aborted');
+    // The question stays, with the stopped answer under it, as after any stop.
+    expect(store.getState().turns.at(-2)).toMatchObject({ role: 'user', content: 'one more' });
+    store.dispose();
+  });
+
   it('stops when the store is disposed, and starts again for a replaced conversation', () => {
     const idle = idleQueue();
     const history = countedHistory(50);

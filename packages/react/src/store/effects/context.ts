@@ -13,6 +13,12 @@ export interface EffectContext {
   newId(prefix: string): string;
   /** The request messages for these turns, each turn as it was first sent. */
   history(turns: readonly Turn[]): MessageParam[];
+  /**
+   * Builds, over several tasks, the request form of those of `turns` whose form is not built
+   * yet, so `history` then finds them ready: null when few are missing (the send goes on in
+   * its own task, as it always did).
+   */
+  prepareHistory(turns: readonly Turn[]): Promise<void> | null;
   /** Forget how `turnId` was sent: it changes in place (resume, continue). */
   forgetSent(turnId: string): void;
   /** The one request (or tool run) in flight; starting another aborts it. */

@@ -13,15 +13,16 @@ import type { EffectContext, StreamedAnswer } from './context.js';
  * Streams `request` into the answer `id`. `view` maps each raw state to what the turn
  * shows (identity for a fresh answer, a merge for a continued one); it runs at flush time,
  * not per event. Resolves with the final shown state and when its first content was read;
- * never rejects (the transport ends every failure as a state).
+ * never rejects (the transport ends every failure as a state). `controller`: the request's
+ * own, begun earlier (a stop before the request went out then ends it as stopped).
  */
 export async function streamInto(
   ctx: EffectContext,
   id: string,
   request: MessageRequest,
   view: (state: StreamState) => StreamState,
+  controller: AbortController = ctx.flight.begin(),
 ): Promise<StreamedAnswer> {
-  const controller = ctx.flight.begin();
   const options = ctx.options();
   let latest: StreamState | null = null;
   // The turn keeps the first time it is given (a continuation does not reset it).
@@ -70,7 +71,13 @@ export async function startAnswer(
   const defaults = ctx.options().request;
   const turns = ctx.model().turns;
   const at = parentId === '' ? 0 : turns.findIndex((turn) => turn.id === parentId) + 1;
-  const request: MessageRequest = { ...defaults, messages: ctx.history(turns.slice(0, at)) };
+  const history = turns.slice(0, at);
+  // A long thread sent before its idle preparation finished: the rest in slices, not one task,
+  // under the request's stop already (stopped meanwhile, the answer ends as stopped).
+  const preparing = ctx.prepareHistory(history);
+  const controller = preparing === null ? undefined : ctx.flight.begin();
+  if (preparing !== null) await preparing;
+  const request: MessageRequest = { ...defaults, messages: ctx.history(history) };
   const turn: AssistantTurn = {
     id: ctx.newId('answer'),
     role: 'assistant',
@@ -82,6 +89,6 @@ export async function startAnswer(
     finishedAt: null,
   };
   ctx.dispatch({ type: 'answer-started', turn, parentId });
-  const streamed = await streamInto(ctx, turn.id, request, (state) => state);
+  const streamed = await streamInto(ctx, turn.id, request, (state) => state, controller);
   await ctx.afterAnswer(turn.id, streamed, roundtrip);
 }
