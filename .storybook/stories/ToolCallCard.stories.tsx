@@ -181,6 +181,24 @@ export const Skipped: Story = {
   },
 };
 
+/** The user pressed Stop while the tool ran: stopped by them, not failed. */
+export const Stopped: Story = {
+  args: { block: undefined as never },
+  loaders: [weatherCall],
+  render: (_args, { loaded }) => (
+    <ToolCallCard
+      defaultOpen
+      block={blockOf(loaded)}
+      result={{ content: 'Stopped before the tool finished.', isError: true, endedBy: 'stop' }}
+    />
+  ),
+  play: async ({ canvas, canvasElement }) => {
+    await expect(badge(canvasElement)).toHaveTextContent('Stopped');
+    await expect(canvas.getByText('You stopped it before it finished.')).toBeVisible();
+    await expect(canvas.queryByText('Error')).toBeNull();
+  },
+};
+
 /** The stream ended inside the input (the `truncated-mid-tool` fixture): it will not run. */
 export const Interrupted: Story = {
   args: { block: undefined as never },

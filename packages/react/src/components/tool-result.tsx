@@ -18,18 +18,12 @@ export interface ToolResultProps {
  * store's business). A call cut short (stopped, or the page reloaded) says that, as a note.
  */
 export function ToolResult({ result }: ToolResultProps): ReactElement {
-  if (result.declined) return <DeclinedResult result={result} />;
-  if (result.endedBy) {
+  const notRun = notRunNote(result);
+  if (notRun !== null) {
     return (
       <div className="ms-tool__result ms-tool__result--declined">
-        <p className="ms-tool__result-label">
-          {result.endedBy === 'stop' ? 'Stopped' : 'Interrupted'}
-        </p>
-        <p className="ms-tool__note">
-          {result.endedBy === 'stop'
-            ? 'You stopped it before it finished.'
-            : 'The page was reloaded before it finished.'}
-        </p>
+        <p className="ms-tool__result-label">{notRun.label}</p>
+        <p className="ms-tool__note">{notRun.note}</p>
       </div>
     );
   }
@@ -42,20 +36,23 @@ export function ToolResult({ result }: ToolResultProps): ReactElement {
   );
 }
 
-function DeclinedResult({ result }: ToolResultProps): ReactElement {
-  const reason = result.reason?.trim();
-  return (
-    <div className="ms-tool__result ms-tool__result--declined">
-      <p className="ms-tool__result-label">
-        {result.declined === 'skipped' ? 'Skipped' : 'Declined'}
-      </p>
-      <p className="ms-tool__note">
-        {result.declined === 'skipped'
-          ? 'You sent a new message before deciding, so it did not run.'
-          : reason
-            ? `Your reason: ${reason}`
-            : 'You declined it, so it did not run.'}
-      </p>
-    </div>
-  );
+/** What a call that did not run to its end says instead of a result; null for any other. */
+function notRunNote(result: ToolResultView): { label: string; note: string } | null {
+  if (result.declined === 'skipped') {
+    return { label: 'Skipped', note: 'You sent a new message before deciding, so it did not run.' };
+  }
+  if (result.declined) {
+    const reason = result.reason?.trim();
+    return {
+      label: 'Declined',
+      note: reason ? `Your reason: ${reason}` : 'You declined it, so it did not run.',
+    };
+  }
+  if (result.endedBy === 'stop') {
+    return { label: 'Stopped', note: 'You stopped it before it finished.' };
+  }
+  if (result.endedBy) {
+    return { label: 'Interrupted', note: 'The page was reloaded before it finished.' };
+  }
+  return null;
 }

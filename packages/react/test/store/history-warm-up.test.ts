@@ -42,6 +42,25 @@ function countedHistory(count: number) {
   return { messages, reads: () => reads };
 }
 
+/**
+ * A store on a 200-pair history whose idle pass never runs (the page had no idle time before
+ * the send), and a clock that moves 3 ms a read: a 4 ms slice builds a turn or two, then yields.
+ */
+function sentBeforeIdle() {
+  idleQueue();
+  const history = countedHistory(200);
+  const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+  const store = createChatStore({
+    request,
+    fetch,
+    batch: false,
+    initialMessages: history.messages,
+  });
+  let clock = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+  return { history, requests, store };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -84,18 +103,7 @@ describe('createChatStore: a long history is prepared for sending in idle time',
   });
 
   it('builds what the idle pass has not, over several tasks, when a long thread is sent before it ran', async () => {
-    idleQueue(); // never runs: the page had no idle time before the send
-    const history = countedHistory(200);
-    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      initialMessages: history.messages,
-    });
-    // Each clock read is 3 ms later: a 4 ms slice builds a turn or two, then yields a task.
-    let clock = 0;
-    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+    const { history, requests, store } = sentBeforeIdle();
     const timeout = vi.spyOn(globalThis, 'setTimeout');
     const sending = store.getState().send('one more');
     // The send's own task built nothing more than a slice: the request has not gone out.
@@ -113,17 +121,7 @@ describe('createChatStore: a long history is prepared for sending in idle time',
   });
 
   it('sends nothing when stopped while a long history is still being built for the send', async () => {
-    idleQueue();
-    const history = countedHistory(200);
-    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
-    const store = createChatStore({
-      request,
-      fetch,
-      batch: false,
-      initialMessages: history.messages,
-    });
-    let clock = 0;
-    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+    const { requests, store } = sentBeforeIdle();
     const sending = store.getState().send('one more');
     await store.getState().stop();
     await sending;

@@ -21,6 +21,34 @@ const textOf = (stream: StreamState) =>
 let names = 0;
 const uniqueName = () => `chat-${names++}`;
 
+/** A thread of one answered question saved in localStorage, its record edited, then read back. */
+async function rereadAfterEditing(
+  edit: (saved: { state: { tree: { nodes: Record<string, unknown> } } }) => void,
+) {
+  const name = uniqueName();
+  const first = createChatStore({
+    request,
+    fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
+    batch: false,
+    persist: { name, storage: 'localstorage' },
+  });
+  await first.restored;
+  await first.getState().send('Question');
+  await first.flush();
+  const saved = JSON.parse(localStorage.getItem(name) as string);
+  edit(saved);
+  localStorage.setItem(name, JSON.stringify(saved));
+  const onPersistError = vi.fn();
+  const reread = createChatStore({
+    request,
+    batch: false,
+    persist: { name, storage: 'localstorage' },
+    onPersistError,
+  });
+  await reread.restored;
+  return { reread, onPersistError };
+}
+
 describe('persistence in IndexedDB', () => {
   it('keeps every branch and a pending approval across a store re-creation', async () => {
     const name = uniqueName();
@@ -192,66 +220,30 @@ describe('persistence in IndexedDB', () => {
   });
 
   it('leaves out a damaged turn record and keeps the rest of the thread', async () => {
-    const name = uniqueName();
-    const good = createChatStore({
-      request,
-      fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
-      batch: false,
-      persist: { name, storage: 'localstorage' },
+    const { reread, onPersistError } = await rereadAfterEditing((saved) => {
+      // A record another version or app left behind: an assistant turn with no stream.
+      saved.state.tree.nodes.broken = { id: 'broken', role: 'assistant', toolResults: 5 };
     });
-    await good.restored;
-    await good.getState().send('Question');
-    await good.flush();
-    const stored = JSON.parse(localStorage.getItem(name) as string);
-    // A record another version or app left behind: an assistant turn with no stream.
-    stored.state.tree.nodes.broken = { id: 'broken', role: 'assistant', toolResults: 5 };
-    localStorage.setItem(name, JSON.stringify(stored));
-    const onPersistError = vi.fn();
-    const reread = createChatStore({
-      request,
-      batch: false,
-      persist: { name, storage: 'localstorage' },
-      onPersistError,
-    });
-    await reread.restored;
     expect(onPersistError).not.toHaveBeenCalled();
     expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Kept.');
     expect(reread.getState().tree.nodes.broken).toBeUndefined();
   });
 
   it('shows a denial, skip or stop saved by an earlier version as that, not as a failure', async () => {
-    const name = uniqueName();
-    const first = createChatStore({
-      request,
-      fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
-      batch: false,
-      persist: { name, storage: 'localstorage' },
-    });
-    await first.restored;
-    await first.getState().send('Question');
-    await first.flush();
-    const stored = JSON.parse(localStorage.getItem(name) as string);
-    const answer = Object.values(stored.state.tree.nodes).find(
-      (node) => (node as { role: string }).role === 'assistant',
-    ) as { toolResults: Record<string, unknown> };
     // Earlier versions saved these as plain errors, with the kit's own sentences.
     const plain = (content: string) => ({ status: 'error', content, isError: true });
-    answer.toolResults = {
-      denied: plain('The user denied this tool call.'),
-      skipped: plain('The user sent a new message instead.'),
-      stopped: plain('Stopped before the tool finished.'),
-      failed: plain('The weather service is down.'),
-      damaged: null,
-    };
-    localStorage.setItem(name, JSON.stringify(stored));
-    const onPersistError = vi.fn();
-    const reread = createChatStore({
-      request,
-      batch: false,
-      persist: { name, storage: 'localstorage' },
-      onPersistError,
+    const { reread, onPersistError } = await rereadAfterEditing((saved) => {
+      const answer = Object.values(saved.state.tree.nodes).find(
+        (node) => (node as { role: string }).role === 'assistant',
+      ) as { toolResults: Record<string, unknown> };
+      answer.toolResults = {
+        denied: plain('The user denied this tool call.'),
+        skipped: plain('The user sent a new message instead.'),
+        stopped: plain('Stopped before the tool finished.'),
+        failed: plain('The weather service is down.'),
+        damaged: null,
+      };
     });
-    await reread.restored;
     expect(onPersistError).not.toHaveBeenCalled();
     const results = lastAnswer(reread.getState()).toolResults;
     expect(results.denied).toEqual({
