@@ -157,7 +157,7 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       ]);
       expect(state.diagnostics.map((d) => d.code)).toEqual(['invalid_event']);
       expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
-    });
+    }, 30_000);
 
     it('ends an event whose data lines go past MAX_SSE_EVENT_CHARS, and reads on', async () => {
       // 33 MiB of data lines and no blank line: the library would join them without bound.
@@ -169,7 +169,8 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
       ]);
       expect(state.diagnostics[0]?.code).toBe('invalid_event');
       expect(state.diagnostics[0]?.message).toContain('over 33554432 characters');
-    });
+      // 33 MiB through a real socket: about 2 s here, more when the machine is busy.
+    }, 30_000);
 
     it('a large chunk is handed over in slices across tasks, nothing lost or reordered', async () => {
       // A read after a busy moment returns everything that arrived meanwhile: here the whole
