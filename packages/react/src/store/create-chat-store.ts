@@ -113,6 +113,18 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     publish(next);
   };
 
+  const isUnprepared = (turn: Turn) => !sentAs.has(turn.id) && !prepared.has(turn);
+  /**
+   * Builds a turn's request form and its JSON ahead of the send that needs them (the idle
+   * pass, or a send that came first); throws what `JSON.stringify` throws.
+   */
+  const prepareTurn = (turn: Turn) => {
+    if (!isUnprepared(turn)) return;
+    const message = requestForm(turn);
+    prepared.set(turn, message);
+    if (message !== null) prepareMessagesJson([message]);
+  };
+
   const ctx: EffectContext = {
     dispatch,
     model: () => model,
@@ -132,7 +144,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       return alternate(messages);
     },
     prepareHistory(turns) {
-      const missing = turns.filter((turn) => !sentAs.has(turn.id) && !prepared.has(turn));
+      const missing = turns.filter(isUnprepared);
       if (missing.length <= PREPARE_BEFORE_SEND) return null;
       return (async () => {
         let start = performance.now();
@@ -142,10 +154,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
               await nextTask();
               start = performance.now();
             }
-            if (sentAs.has(turn.id) || prepared.has(turn)) continue;
-            const message = requestForm(turn);
-            prepared.set(turn, message);
-            if (message !== null) prepareMessagesJson([message]);
+            prepareTurn(turn);
           }
         } catch {
           // A history that cannot be serialized (a cycle, a BigInt) is the send's to report.
@@ -230,10 +239,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       try {
         while (index < end && deadline.timeRemaining() > 2) {
           for (const turn of turns.slice(index, Math.min(index + HISTORY_SLICE, end))) {
-            if (sentAs.has(turn.id) || prepared.has(turn)) continue;
-            const message = requestForm(turn);
-            prepared.set(turn, message);
-            if (message !== null) prepareMessagesJson([message]);
+            prepareTurn(turn);
           }
           index += HISTORY_SLICE;
         }
