@@ -25,6 +25,20 @@ const toolUse = {
   input: { location: 'San Francisco, CA' },
 };
 
+/** The request sending `result` back for the weather call: a tool_result block's other fields. */
+const answeringToolUse = (result: Record<string, unknown>): MessageRequest => ({
+  model: 'claude-opus-5',
+  max_tokens: 64,
+  messages: [
+    { role: 'user', content: 'Weather?' },
+    { role: 'assistant', content: [toolUse] },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: toolUse.id, ...result } as never],
+    },
+  ],
+});
+
 describe('follow-up requests', () => {
   it('reads then= in a scenario', () => {
     expect(parseScenario('spec-tool-use;then=spec-basic-text')).toEqual({
@@ -36,18 +50,7 @@ describe('follow-up requests', () => {
   it('answers tool results with the then fixture, without the fault, instead of the same tool call', async () => {
     const { state, info } = await ask(
       'spec-tool-use;fault=drop-after-events:3;then=spec-basic-text',
-      {
-        model: 'claude-opus-5',
-        max_tokens: 64,
-        messages: [
-          { role: 'user', content: 'Weather?' },
-          { role: 'assistant', content: [toolUse] },
-          {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '18 °C' }],
-          },
-        ],
-      },
+      answeringToolUse({ content: '18 °C' }),
     );
     expect(info).toMatchObject({ fixture: 'spec-basic-text', faulted: false });
     expect(state.status).toBe('complete');
@@ -81,25 +84,13 @@ describe('follow-up requests', () => {
   });
 
   it('says which tool failed and how, for an error result', async () => {
-    const { state } = await ask('spec-tool-use', {
-      model: 'claude-opus-5',
-      max_tokens: 64,
-      messages: [
-        { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: [toolUse] },
-        {
-          role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              tool_use_id: toolUse.id,
-              is_error: true,
-              content: [{ type: 'text', text: 'Service unavailable' }],
-            },
-          ],
-        },
-      ],
-    });
+    const { state } = await ask(
+      'spec-tool-use',
+      answeringToolUse({
+        is_error: true,
+        content: [{ type: 'text', text: 'Service unavailable' }],
+      }),
+    );
     const text = textOf(state);
     expect(text).toContain('**get_weather** failed for San Francisco, CA');
     expect(text).toContain('> Service unavailable');
@@ -107,18 +98,7 @@ describe('follow-up requests', () => {
 
   it('answers a call the user declined as their choice, with their reason, not as a failure', async () => {
     const declined = (content: string) =>
-      ask('spec-tool-use', {
-        model: 'claude-opus-5',
-        max_tokens: 64,
-        messages: [
-          { role: 'user', content: 'Weather?' },
-          { role: 'assistant', content: [toolUse] },
-          {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: toolUse.id, is_error: true, content }],
-          },
-        ],
-      });
+      ask('spec-tool-use', answeringToolUse({ is_error: true, content }));
     const withReason = textOf(
       (await declined('The user denied this tool call. Their reason: I already know')).state,
     );
