@@ -140,6 +140,7 @@ const SHOTS: readonly Shot[] = [
 const STORIES: readonly string[] = [
   'components-codeblock--highlighted',
   'components-toolcallcard--awaiting-approval',
+  'components-toolcallcard--stopped',
   'components-citationlist--answer-with-markers',
   'conversation-branchpicker--three-versions',
   'conversation-threadlist--by-date',
