@@ -1,9 +1,11 @@
 import type { StreamMessageOptions } from '@message-stream/core';
 import {
+  createContext,
   type KeyboardEvent,
   type ReactElement,
   type ReactNode,
   useCallback,
+  useContext,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -22,13 +24,14 @@ import { useMessageStream } from '../hooks/use-message-stream.js';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
-import type { AssistantMessageActions } from './assistant-message.js';
+import type { AssistantMessageActions, AssistantMessageProps } from './assistant-message.js';
 import { Composer } from './composer.js';
 import { mountAnswerFacesWhenIdle } from './font-warm-up.js';
 import { Icon } from './icons.js';
 import { AssistantMessage, messageParts, UserMessage } from './message-parts.js';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
 import { EAGER_GROUPS, groupTurns, TURNS_PER_GROUP, TurnGroup } from './turn-group.js';
+import type { UserMessageProps } from './user-message.js';
 
 /**
  * How requests are sent: core's `streamMessage` options (endpoint, headers, fetch, retry,
@@ -110,6 +113,31 @@ export interface ChatStreamProps
 }
 
 const noop = () => {};
+
+/**
+ * What changes at every send and every finish: whether a request is under way, and which
+ * answer is the newest. The log's messages read it here, not through `renderTurn`, so a send
+ * re-renders the messages on the page and not every group of the log (250 of them in a
+ * thread of 1,000 answers, each comparing its turns).
+ */
+interface LogState {
+  readonly busy: boolean;
+  readonly lastAnswerIndex: number;
+}
+const LogStateContext = createContext<LogState>({ busy: false, lastAnswerIndex: -1 });
+
+function LoggedUserMessage(props: Omit<UserMessageProps, 'busy'>): ReactElement {
+  const { busy } = useContext(LogStateContext);
+  return <UserMessage {...props} busy={busy} />;
+}
+
+function LoggedAssistantMessage({
+  index,
+  ...props
+}: Omit<AssistantMessageProps, 'busy' | 'last'> & { readonly index: number }): ReactElement {
+  const { busy, lastAnswerIndex } = useContext(LogStateContext);
+  return <AssistantMessage {...props} busy={busy} last={index === lastAnswerIndex} />;
+}
 
 const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
@@ -316,31 +344,32 @@ export function ChatStream({
   useLayoutEffect(() => {
     committedGroups.current = groups;
   }, [groups]);
-  // Stable while an answer streams (only the turns change then), so the groups that do not
-  // hold it bail out of rendering: a frame renders one group, not the whole log.
+  // Stable while an answer streams and across a send (only the turns change then; whether a
+  // request is under way and which answer is the newest come from `LogStateContext`), so the
+  // groups that do not hold a changed turn bail out: a frame renders one group, not the log.
   const renderTurn = useCallback(
     (turn: Turn, index: number): ReactNode =>
       turn.role === 'user' ? (
         isToolResultsTurn(turn) ? null : (
-          <UserMessage key={turn.id} turn={turn} onEdit={edit} busy={busy} branchStore={store} />
+          <LoggedUserMessage key={turn.id} turn={turn} onEdit={edit} branchStore={store} />
         )
       ) : (
-        <AssistantMessage
+        <LoggedAssistantMessage
           key={turn.id}
+          index={index}
           turn={turn}
           renderers={renderers}
           textMode={textMode}
           math={math}
-          last={index === lastAnswerIndex}
-          busy={busy}
           actions={actions}
           feedback={feedback[turn.id] ?? null}
           recorder={recorder ?? undefined}
           branchStore={store}
         />
       ),
-    [edit, busy, store, renderers, textMode, math, lastAnswerIndex, actions, feedback, recorder],
+    [edit, store, renderers, textMode, math, actions, feedback, recorder],
   );
+  const logState = useMemo(() => ({ busy, lastAnswerIndex }), [busy, lastAnswerIndex]);
   const lastAnswer = lastAnswerIndex >= 0 ? (turns[lastAnswerIndex] as AssistantTurn) : null;
   // A failure the store reports beyond the answer's own (the tool round-trip limit).
   const strayError = error && lastAnswer?.stream.error !== error ? error : null;
@@ -367,27 +396,29 @@ export function ChatStream({
         onScroll={follow.onScroll}
       >
         <div className="ms-chat__thread">
-          {turns.length === 0 ? (
-            <EmptyState
-              title={welcome}
-              description={welcomeDescription}
-              suggestions={suggestions}
-              onSuggestion={send}
-            />
-          ) : null}
-          {groups.map((group, g) => (
-            // Groups are by index (a turn never moves), so the index is a stable key.
-            <TurnGroup
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above.
-              key={g}
-              turns={group}
-              start={g * TURNS_PER_GROUP}
-              live={g === groups.length - 1}
-              eager={g >= groups.length - EAGER_GROUPS}
-              renderTurn={renderTurn}
-            />
-          ))}
-          {strayError ? <StreamErrorNotice error={strayError} /> : null}
+          <LogStateContext.Provider value={logState}>
+            {turns.length === 0 ? (
+              <EmptyState
+                title={welcome}
+                description={welcomeDescription}
+                suggestions={suggestions}
+                onSuggestion={send}
+              />
+            ) : null}
+            {groups.map((group, g) => (
+              // Groups are by index (a turn never moves), so the index is a stable key.
+              <TurnGroup
+                // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+                key={g}
+                turns={group}
+                start={g * TURNS_PER_GROUP}
+                live={g === groups.length - 1}
+                eager={g >= groups.length - EAGER_GROUPS}
+                renderTurn={renderTurn}
+              />
+            ))}
+            {strayError ? <StreamErrorNotice error={strayError} /> : null}
+          </LogStateContext.Provider>
         </div>
       </div>
       <div className="ms-chat__rail">
