@@ -39,6 +39,8 @@ const hasToJson = (value: unknown): boolean =>
 /**
  * `JSON.stringify({ ...request, stream: true })`, the same string, with frozen messages
  * serialized once (see `messageJson`). Throws what `JSON.stringify` throws (a cycle, a BigInt).
+ * Joined once from its pieces: wrapping the joined messages in brackets and joining again
+ * copied a thousand turns' megabyte twice more.
  */
 export function requestBody(request: MessageRequest): string {
   const body: Record<string, unknown> = { ...request, stream: true };
@@ -46,18 +48,23 @@ export function requestBody(request: MessageRequest): string {
   if (!Array.isArray(messages) || hasToJson(request) || hasToJson(messages)) {
     return JSON.stringify(body);
   }
-  const parts: string[] = [];
+  const parts: string[] = ['{'];
   for (const key of Object.keys(body)) {
-    const value = key === 'messages' ? arrayJson(messages) : JSON.stringify(body[key]);
+    if (key === 'messages') {
+      parts.push(parts.length > 1 ? ',"messages":[' : '"messages":[');
+      // By index, not map: a hole is `null` in JSON, as an undefined or a function entry is.
+      for (let i = 0; i < messages.length; i++) {
+        if (i > 0) parts.push(',');
+        parts.push(jsonOfMessage(messages[i]) ?? 'null');
+      }
+      parts.push(']');
+      continue;
+    }
+    const value = JSON.stringify(body[key]);
     // As JSON.stringify does: a property whose value has no JSON (undefined, a function) is left out.
-    if (value !== undefined) parts.push(`${JSON.stringify(key)}:${value}`);
+    if (value !== undefined)
+      parts.push(`${parts.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`);
   }
-  return `{${parts.join(',')}}`;
-}
-
-function arrayJson(items: readonly unknown[]): string {
-  const parts: string[] = [];
-  // By index, not map: a hole is `null` in JSON, as an undefined or a function entry is.
-  for (let i = 0; i < items.length; i++) parts.push(jsonOfMessage(items[i]) ?? 'null');
-  return `[${parts.join(',')}]`;
+  parts.push('}');
+  return parts.join('');
 }

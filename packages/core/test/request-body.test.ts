@@ -44,6 +44,9 @@ describe('requestBody', () => {
       { role: 'user', content: 'hi' },
       null,
     ]);
+    // A first property left out leaves no stray comma behind it.
+    const leading = { skipped: undefined, messages: [], model: 'm' } as unknown as MessageRequest;
+    expect(requestBody(leading)).toBe('{"messages":[],"model":"m","stream":true}');
   });
 
   it('reads a frozen message once, however often it is sent; an unfrozen one every time', () => {
