@@ -21,6 +21,7 @@ import {
   settleBeforeNewMessage,
   storeRunsTools,
 } from './effects/tool-loop.js';
+import { nextTask } from './next-task.js';
 import { type ChatAction, type ChatModel, chatReducer, initialModel } from './reducer.js';
 import { branchInfo, linearTree, nodeOf, parentOf, ROOT, turnCount } from './tree.js';
 import type {
@@ -54,8 +55,6 @@ const PREPARE_BEFORE_SEND = 2 * HISTORY_SLICE;
 
 /** Time a task of that work may take before it yields to the page. */
 const PREPARE_SLICE_MS = 4;
-
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A turn's message as requests send it, frozen: the transport serializes it once. */
 const requestForm = (turn: Turn): MessageParam | null => {

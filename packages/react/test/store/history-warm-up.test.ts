@@ -210,3 +210,33 @@ describe('createChatStore: a long history is prepared for sending in idle time',
     store.dispose();
   });
 });
+
+describe('createChatStore: a send in two tasks', () => {
+  it("puts a send's new turns out in one task, and builds and sends the request in the next", async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const store = createChatStore({ request, fetch, batch: false });
+    const sending = store.getState().send('one more');
+    // The rest of the send's task (its microtasks, where React commits the new turns).
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(store.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+    expect(store.getState().status).toBe('submitted');
+    expect(requests).toHaveLength(0);
+    await sending;
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.body.messages).toEqual([{ role: 'user', content: 'one more' }]);
+    store.dispose();
+  });
+
+  it('sends nothing when stopped in the task between the new turns and the request', async () => {
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
+    const store = createChatStore({ request, fetch, batch: false });
+    const sending = store.getState().send('one more');
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    await store.getState().stop();
+    await sending;
+    expect(requests).toHaveLength(0);
+    expect(store.getState().status).toBe('aborted');
+    expect(store.getState().turns.at(-2)).toMatchObject({ role: 'user', content: 'one more' });
+    store.dispose();
+  });
+});
