@@ -243,6 +243,27 @@ describe('createMockFetch', () => {
     );
   });
 
+  it('reads a body of any kind: a string as it is, bytes and blobs as a server reads them', async () => {
+    const fetch = createMockFetch();
+    const json = JSON.stringify({ ...ask('x', 'mock:refusal'), stream: true });
+    const bodies: BodyInit[] = [json, new TextEncoder().encode(json), new Blob([json])];
+    for (const body of bodies) {
+      const response = await fetch('/v1/messages', { method: 'POST', body });
+      expect(response.headers.get('x-mock-fixture')).toBe('refusal');
+      expect(await accumulate(response.body as ReadableStream<Uint8Array>)).toEqual(
+        await accumulate(fixtureFile('refusal')),
+      );
+    }
+    const broken = await fetch('/v1/messages', { method: 'POST', body: '{"messages": [' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+    });
+    // As fetch: a GET cannot carry a body.
+    await expect(fetch('/v1/messages', { method: 'GET', body: json })).rejects.toThrow(TypeError);
+  });
+
   it('stops the replay when the caller aborts', async () => {
     const fetch = createMockFetch({ speed: { tokensPerSecond: 5 } });
     const controller = new AbortController();
