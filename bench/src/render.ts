@@ -466,7 +466,10 @@ export async function runOnce(
         )
       : undefined;
     if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
-    if (!stats.verified) throw new Error(`${contender}: the final DOM lacks the end of the answer`);
+    const verified = await page.evaluate(() =>
+      (window as unknown as { __bench: { verify(): boolean } }).__bench.verify(),
+    );
+    if (!verified) throw new Error(`${contender}: the final DOM lacks the end of the answer`);
     const figures = analyzeTrace(trace);
     const cdpTaskMs = (after.task - before.task) * 1000;
     // A trace buffer that filled up would drop events and flatter the longer run.

@@ -80,7 +80,5 @@ export interface RunStats {
   readonly streamMs: number;
   /** Last byte handed to the reader to the final answer's DOM (status complete committed). */
   readonly lastByteToDomMs: number;
-  /** The final DOM holds the end of the thinking, the text and the tool input. */
-  readonly verified: boolean;
   readonly renders: RenderReport;
 }
