@@ -19,8 +19,8 @@ export function ScrollablePre(props: ComponentProps<'pre'>): ReactElement {
 /**
  * A box that scrolls sideways only when its content is wider than it (a wide table): then,
  * and only then, it is a named group in the tab order, so a keyboard user can scroll it. A
- * box that fits is a plain `div`, not an empty tab stop. Measured after layout and whenever
- * the box or its content changes size.
+ * box that fits is a plain `div`, not an empty tab stop. Measured after the frame's layout
+ * (never forcing one) and whenever the box or its content changes size.
  *
  * The three attributes are set on the element directly, not through state: the measure runs
  * in a ResizeObserver callback, after the frame's own commit, and a state change there would
@@ -55,8 +55,14 @@ export function OverflowScroller({
         element.removeAttribute('tabindex');
       }
     };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
+    // A ResizeObserver's first report measures, after the frame's layout and before its paint:
+    // measuring here read the layout of a page the commit had just changed, a forced layout
+    // in the commit's task (3-4 ms for each table of a streaming answer). Without one (jsdom,
+    // old engines), measure now.
+    if (typeof ResizeObserver === 'undefined') {
+      measure();
+      return;
+    }
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);

@@ -81,6 +81,29 @@ describe('markdown tables', () => {
     expect(wrap.getAttribute('aria-label')).toBe('Scrollable table');
   });
 
+  it('are measured after the layout of their frame, never by forcing one in the commit', async () => {
+    const original = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth');
+    const reads: string[] = [];
+    let phase = 'commit';
+    Object.defineProperty(Element.prototype, 'scrollWidth', {
+      configurable: true,
+      get(this: Element) {
+        if (this.classList.contains('ms-md__table-wrap')) reads.push(phase);
+        return original?.get?.call(this);
+      },
+    });
+    try {
+      // render() commits and runs the layout effects before it returns.
+      const { wrap } = table(300, STOP_REASONS);
+      phase = 'after';
+      await expect.poll(() => wrap.tabIndex).toBe(0);
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads).not.toContain('commit');
+    } finally {
+      if (original) Object.defineProperty(Element.prototype, 'scrollWidth', original);
+    }
+  });
+
   it('become a tab stop without a React commit of their own (a second commit in the frame)', async () => {
     let commits = 0;
     const small = '| a | b |\n| --- | --- |\n| 1 | 2 |';
