@@ -60,13 +60,28 @@ export function ThinkingDisclosure({
         : 'Thought';
 
   // The live tail: while streaming, keep the newest lines in view unless the reader scrolled up.
+  // Pinned from a ResizeObserver on the text, whose reports come after the frame's layout:
+  // pinning in a layout effect read a layout the commit had just changed (a forced layout on
+  // every frame of thinking). Without one (jsdom, old engines), a layout effect pins.
   const panel = useRef<HTMLDivElement>(null);
+  const text = useRef<HTMLParagraphElement>(null);
   const following = useRef(true);
   const tail = streaming && open;
+  useLayoutEffect(() => {
+    const element = panel.current;
+    const content = text.current;
+    if (!tail || !element || !content || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [tail]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every new piece of text.
   useLayoutEffect(() => {
     const element = panel.current;
-    if (tail && element && following.current) element.scrollTop = element.scrollHeight;
+    if (typeof ResizeObserver !== 'undefined' || !tail || !element || !following.current) return;
+    element.scrollTop = element.scrollHeight;
   }, [tail, thinking]);
 
   return (
@@ -107,7 +122,9 @@ export function ThinkingDisclosure({
           following.current = element.scrollHeight - element.scrollTop - element.clientHeight < 8;
         }}
       >
-        <p className="ms-thinking__text">{thinking}</p>
+        <p ref={text} className="ms-thinking__text">
+          {thinking}
+        </p>
       </div>
     </div>
   );

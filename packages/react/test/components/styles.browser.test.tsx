@@ -69,20 +69,40 @@ describe('default stylesheet', () => {
     expect(getComputedStyle(button).outlineStyle).toBe('solid');
   });
 
-  it('keeps the streaming thinking tail scrolled to its newest line', () => {
+  it('keeps the streaming thinking tail scrolled to its newest line, reading no layout in a commit', async () => {
     const lines = Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: reasoning.`);
     const block = (count: number): BlockState => ({
       index: 0,
       status: 'streaming',
       block: { type: 'thinking', thinking: lines.slice(0, count).join('\n'), signature: '' },
     });
-    const { container, rerender } = render(<ThinkingBlockView block={block(10)} />);
-    for (let count = 11; count <= 60; count++) rerender(<ThinkingBlockView block={block(count)} />);
-    const panel = container.querySelector('.ms-thinking__panel') as HTMLElement;
-    expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
-    expect(panel.scrollTop + panel.clientHeight).toBeGreaterThanOrEqual(panel.scrollHeight - 2);
-    // Scrollable, so reachable from the keyboard.
-    expect(panel.tabIndex).toBe(0);
+    const original = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight');
+    const reads: string[] = [];
+    let phase = 'commit';
+    Object.defineProperty(Element.prototype, 'scrollHeight', {
+      configurable: true,
+      get(this: Element) {
+        if (this.classList.contains('ms-thinking__panel')) reads.push(phase);
+        return original?.get?.call(this);
+      },
+    });
+    try {
+      const { container, rerender } = render(<ThinkingBlockView block={block(10)} />);
+      // Each rerender commits and runs its layout effects before it returns.
+      for (let count = 11; count <= 60; count++)
+        rerender(<ThinkingBlockView block={block(count)} />);
+      phase = 'after';
+      const panel = container.querySelector('.ms-thinking__panel') as HTMLElement;
+      expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
+      await expect
+        .poll(() => panel.scrollTop + panel.clientHeight)
+        .toBeGreaterThanOrEqual(panel.scrollHeight - 2);
+      expect(reads).not.toContain('commit');
+      // Scrollable, so reachable from the keyboard.
+      expect(panel.tabIndex).toBe(0);
+    } finally {
+      if (original) Object.defineProperty(Element.prototype, 'scrollHeight', original);
+    }
   });
 
   it('shows the tool status badge as text with a border, not colour alone', async () => {
