@@ -62,7 +62,8 @@ export function ThinkingDisclosure({
   // The live tail: while streaming, keep the newest lines in view unless the reader scrolled up.
   // Pinned from a ResizeObserver on the text, whose reports come after the frame's layout:
   // pinning in a layout effect read a layout the commit had just changed (a forced layout on
-  // every frame of thinking). Without one (jsdom, old engines), a layout effect pins.
+  // every frame of thinking). Every browser since 2020 has one; jsdom, which lays nothing
+  // out, does not, and has no tail to pin.
   const panel = useRef<HTMLDivElement>(null);
   const text = useRef<HTMLParagraphElement>(null);
   const following = useRef(true);
@@ -77,12 +78,6 @@ export function ThinkingDisclosure({
     observer.observe(content);
     return () => observer.disconnect();
   }, [tail]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every new piece of text.
-  useLayoutEffect(() => {
-    const element = panel.current;
-    if (typeof ResizeObserver !== 'undefined' || !tail || !element || !following.current) return;
-    element.scrollTop = element.scrollHeight;
-  }, [tail, thinking]);
 
   return (
     <div
