@@ -1,5 +1,5 @@
 /**
- * Resolves in a later task of the event loop, so the page can commit and paint in between.
- * A timer (not core's MessageChannel wait): fake timers in a user's tests drive it too.
+ * Resolves in a later task of the event loop, so the page can commit and paint in between. A
+ * zero timer: tests with fake timers advance it as they advance the transport's own timers.
  */
 export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

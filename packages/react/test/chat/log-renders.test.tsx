@@ -3,6 +3,7 @@ import { memo, type ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TurnGroupProps } from '../../src/chat/turn-group.js';
 import { ChatStream, createChatStore } from '../../src/index.js';
+import { textAnswer } from '../store/support.js';
 
 // Which groups of the log render, by the index of their first turn: the real `TurnGroup`,
 // behind its own comparison, with a count in front.
@@ -27,9 +28,6 @@ const history = Array.from({ length: 20 }, (_, i) => [
   { role: 'user' as const, content: `Question ${i + 1}` },
   { role: 'assistant' as const, content: `Answer ${i + 1}` },
 ]).flat();
-
-const sse = (type: string, data: object) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 /** A fetch whose one answer streams what the test writes, when it writes it. */
 function heldAnswer() {
@@ -79,28 +77,7 @@ describe('a send in a long log', () => {
     expect((olderEdit() as HTMLButtonElement).disabled).toBe(true);
 
     await act(async () => {
-      answer.write(
-        sse('message_start', {
-          message: {
-            id: 'msg_1',
-            type: 'message',
-            role: 'assistant',
-            model: 'claude-opus-5',
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 10, output_tokens: 1 },
-          },
-        }) +
-          sse('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
-          sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Done.' } }) +
-          sse('content_block_stop', { index: 0 }) +
-          sse('message_delta', {
-            delta: { stop_reason: 'end_turn', stop_sequence: null },
-            usage: { output_tokens: 2 },
-          }) +
-          sse('message_stop', {}),
-      );
+      answer.write(textAnswer('Done.'));
       answer.end();
     });
     await waitFor(() => expect(store.getState().status).toBe('complete'));

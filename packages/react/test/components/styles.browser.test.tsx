@@ -12,7 +12,7 @@ import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import type { ToolCallStatus } from '../../src/components/tool-status.js';
 import { UsageBadge } from '../../src/components/usage-badge.js';
 import { withDefaultStyles } from '../browser-styles.js';
-import { axeViolations, blockAt, blocksOf, finalState } from './support.js';
+import { axeViolations, blockAt, blocksOf, finalState, layoutReads } from './support.js';
 
 // Real layout, focus and cascade: these run in Chromium only.
 
@@ -76,32 +76,23 @@ describe('default stylesheet', () => {
       status: 'streaming',
       block: { type: 'thinking', thinking: lines.slice(0, count).join('\n'), signature: '' },
     });
-    const original = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight');
-    const reads: string[] = [];
-    let phase = 'commit';
-    Object.defineProperty(Element.prototype, 'scrollHeight', {
-      configurable: true,
-      get(this: Element) {
-        if (this.classList.contains('ms-thinking__panel')) reads.push(phase);
-        return original?.get?.call(this);
-      },
-    });
+    const layout = layoutReads('scrollHeight', 'ms-thinking__panel');
     try {
       const { container, rerender } = render(<ThinkingBlockView block={block(10)} />);
       // Each rerender commits and runs its layout effects before it returns.
       for (let count = 11; count <= 60; count++)
         rerender(<ThinkingBlockView block={block(count)} />);
-      phase = 'after';
+      layout.settled();
       const panel = container.querySelector('.ms-thinking__panel') as HTMLElement;
       expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
       await expect
         .poll(() => panel.scrollTop + panel.clientHeight)
         .toBeGreaterThanOrEqual(panel.scrollHeight - 2);
-      expect(reads).not.toContain('commit');
+      expect(layout.reads).not.toContain('commit');
       // Scrollable, so reachable from the keyboard.
       expect(panel.tabIndex).toBe(0);
     } finally {
-      if (original) Object.defineProperty(Element.prototype, 'scrollHeight', original);
+      layout.restore();
     }
   });
 

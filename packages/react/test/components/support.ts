@@ -18,3 +18,31 @@ export async function axeViolations(container: Element): Promise<string[]> {
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
 }
+
+/**
+ * Records each read of a layout property (`scrollWidth`, `scrollHeight`) on elements with
+ * `className`, as the phase the test is in when it happens: `'commit'` until `settled()` is
+ * called, `'after'` from then on. A read in a commit forces a layout of what it just changed.
+ * `restore()` puts the property back.
+ */
+export function layoutReads(property: 'scrollWidth' | 'scrollHeight', className: string) {
+  const original = Object.getOwnPropertyDescriptor(Element.prototype, property);
+  const reads: ('commit' | 'after')[] = [];
+  let phase: 'commit' | 'after' = 'commit';
+  Object.defineProperty(Element.prototype, property, {
+    configurable: true,
+    get(this: Element) {
+      if (this.classList.contains(className)) reads.push(phase);
+      return original?.get?.call(this);
+    },
+  });
+  return {
+    reads,
+    settled: () => {
+      phase = 'after';
+    },
+    restore: () => {
+      if (original) Object.defineProperty(Element.prototype, property, original);
+    },
+  };
+}

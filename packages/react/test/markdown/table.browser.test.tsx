@@ -3,7 +3,7 @@ import { Profiler } from 'react';
 import { describe, expect, it } from 'vitest';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { withDefaultStyles } from '../browser-styles.js';
-import { axeViolations } from '../components/support.js';
+import { axeViolations, layoutReads } from '../components/support.js';
 
 // Real layout: these run in Chromium only.
 withDefaultStyles();
@@ -82,25 +82,16 @@ describe('markdown tables', () => {
   });
 
   it('are measured after the layout of their frame, never by forcing one in the commit', async () => {
-    const original = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth');
-    const reads: string[] = [];
-    let phase = 'commit';
-    Object.defineProperty(Element.prototype, 'scrollWidth', {
-      configurable: true,
-      get(this: Element) {
-        if (this.classList.contains('ms-md__table-wrap')) reads.push(phase);
-        return original?.get?.call(this);
-      },
-    });
+    const layout = layoutReads('scrollWidth', 'ms-md__table-wrap');
     try {
       // render() commits and runs the layout effects before it returns.
       const { wrap } = table(300, STOP_REASONS);
-      phase = 'after';
+      layout.settled();
       await expect.poll(() => wrap.tabIndex).toBe(0);
-      expect(reads.length).toBeGreaterThan(0);
-      expect(reads).not.toContain('commit');
+      expect(layout.reads.length).toBeGreaterThan(0);
+      expect(layout.reads).not.toContain('commit');
     } finally {
-      if (original) Object.defineProperty(Element.prototype, 'scrollWidth', original);
+      layout.restore();
     }
   });
 
