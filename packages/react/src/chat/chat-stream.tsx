@@ -126,12 +126,12 @@ interface LogState {
 }
 const LogStateContext = createContext<LogState>({ busy: false, lastAnswerIndex: -1 });
 
-function LoggedUserMessage(props: Omit<UserMessageProps, 'busy'>): ReactElement {
+function UserMessageInLog(props: Omit<UserMessageProps, 'busy'>): ReactElement {
   const { busy } = useContext(LogStateContext);
   return <UserMessage {...props} busy={busy} />;
 }
 
-function LoggedAssistantMessage({
+function AssistantMessageInLog({
   index,
   ...props
 }: Omit<AssistantMessageProps, 'busy' | 'last'> & { readonly index: number }): ReactElement {
@@ -351,10 +351,10 @@ export function ChatStream({
     (turn: Turn, index: number): ReactNode =>
       turn.role === 'user' ? (
         isToolResultsTurn(turn) ? null : (
-          <LoggedUserMessage key={turn.id} turn={turn} onEdit={edit} branchStore={store} />
+          <UserMessageInLog key={turn.id} turn={turn} onEdit={edit} branchStore={store} />
         )
       ) : (
-        <LoggedAssistantMessage
+        <AssistantMessageInLog
           key={turn.id}
           index={index}
           turn={turn}

@@ -212,12 +212,16 @@ describe('createChatStore: a long history is prepared for sending in idle time',
 });
 
 describe('createChatStore: a send in two tasks', () => {
+  /** The rest of the send's task: its microtasks, where React commits the new turns. */
+  const restOfTheTask = async () => {
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+  };
+
   it("puts a send's new turns out in one task, and builds and sends the request in the next", async () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
     const store = createChatStore({ request, fetch, batch: false });
     const sending = store.getState().send('one more');
-    // The rest of the send's task (its microtasks, where React commits the new turns).
-    for (let i = 0; i < 50; i++) await Promise.resolve();
+    await restOfTheTask();
     expect(store.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
     expect(store.getState().status).toBe('submitted');
     expect(requests).toHaveLength(0);
@@ -231,7 +235,7 @@ describe('createChatStore: a send in two tasks', () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('ok')));
     const store = createChatStore({ request, fetch, batch: false });
     const sending = store.getState().send('one more');
-    for (let i = 0; i < 50; i++) await Promise.resolve();
+    await restOfTheTask();
     await store.getState().stop();
     await sending;
     expect(requests).toHaveLength(0);
