@@ -142,6 +142,8 @@ const STORIES: readonly string[] = [
   'components-toolcallcard--awaiting-approval',
   'components-toolcallcard--stopped',
   'components-citationlist--answer-with-markers',
+  'components-thinkingblockview--streaming',
+  'components-overflowing-content--wide-table',
   'conversation-branchpicker--three-versions',
   'conversation-threadlist--by-date',
   'conversation-attachmentlist--in-composer',
