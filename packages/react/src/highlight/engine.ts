@@ -26,11 +26,16 @@ const MAX_LINE_LENGTH = 2000;
 /**
  * The most one theme's pass over a line may take; the rest of a pathological line comes back
  * as one run. Until a grammar has tokenized a line within it, a line that hit it is tokenized
- * again, twice at most (`againWhenCutShort`): the first lines of a grammar also compile its
- * expressions, which on a busy machine took longer than this, and the first line of the first
- * block kept wrong colours for good.
+ * again (`againWhenCutShort`): the first lines of a grammar also compile its expressions, which
+ * on a busy machine took longer than this three passes running, and the first line of the
+ * first block kept wrong colours for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
+/**
+ * How long the passes over one line of a grammar not yet compiled may take in all. Each pass
+ * keeps what it compiled, so passes get further; a line that is slow in itself stops here.
+ */
+const COMPILE_BUDGET_MS = 2000;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 /**
@@ -83,30 +88,37 @@ function loadLanguage(core: HighlighterCore, language: string): Promise<string |
  */
 export async function createLineTokenizer(
   language: string,
+  now: () => number = () => performance.now(),
 ): Promise<LineTokenizer<GrammarState> | null> {
   try {
     const core = await getHighlighter();
     const lang = await loadLanguage(core, language);
     if (lang === null) return null;
     const plain = { light: defaultColor(core, LIGHT), dark: defaultColor(core, DARK) };
+    const tokenizeLine = (line: string, grammarState?: GrammarState) =>
+      core.codeToTokensWithThemes(line, {
+        lang,
+        themes: THEMES,
+        grammarState,
+        tokenizeMaxLineLength: MAX_LINE_LENGTH,
+        tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+      });
     return (line, state) => {
-      const run = () =>
-        core.codeToTokensWithThemes(line, {
-          lang,
-          themes: THEMES,
-          grammarState: state,
-          tokenizeMaxLineLength: MAX_LINE_LENGTH,
-          tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
-        });
-      let lines: ReturnType<typeof run>;
-      if (compiled.has(lang)) {
-        lines = run();
-      } else {
-        const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS);
-        if (tried.quick) compiled.add(lang);
-        lines = tried.result;
-      }
-      const next = core.getLastGrammarState(lines) ?? state;
+      const run = () => tokenizeLine(line, state);
+      const tried = againWhenCutShort(
+        run,
+        LINE_TIME_LIMIT_MS,
+        now,
+        compiled.has(lang) ? 0 : COMPILE_BUDGET_MS,
+      );
+      if (tried.quick) compiled.add(lang);
+      const lines = tried.result;
+      // A line cut short ends in the middle of it (inside a parameter list, say): carried on,
+      // that state would colour every later line of the block wrong. The state before the
+      // line is what a line that closes what it opens leaves.
+      const next = tried.cutShort
+        ? (state ?? core.getLastGrammarState(tokenizeLine('')))
+        : (core.getLastGrammarState(lines) ?? state);
       if (next === undefined) throw new Error('Shiki returned no grammar state');
       return { tokens: toCodeTokens(lines[0] ?? [], plain), state: next };
     };
@@ -116,26 +128,27 @@ export async function createLineTokenizer(
 }
 
 /**
- * Runs `tokenize`, and again while a pass took the time limit or longer, `tries` passes at
- * most (`quick`: the first pass did not). A line that hits the limit comes back cut short, the
- * rest of it one run in the last colour (Shiki does not say so). The first lines of a grammar
- * compile its expressions, which on a busy machine can take longer than the limit, once more
- * than that on an overloaded one (a second pass was seen over the limit too, and the first
- * line kept a wrong colour); compiled, the same line again is quick.
+ * Runs `tokenize`, and again while a pass took the time limit or longer (it came back cut
+ * short: the rest of the line one run in the last colour, which Shiki does not say), until
+ * the passes have taken `budgetMs` in all. `quick`: the first pass was within the limit;
+ * `cutShort`: the last one was not. The first lines of a grammar compile its expressions; on
+ * an overloaded machine that took three passes over the limit, and each pass keeps what it
+ * compiled, so the next gets further.
  */
 export function againWhenCutShort<T>(
   tokenize: () => T,
   limitMs: number,
   now: () => number = () => performance.now(),
-  tries = 3,
-): { result: T; quick: boolean } {
-  let result: T | undefined;
-  for (let pass = 0; pass < tries; pass++) {
+  budgetMs = 0,
+): { result: T; quick: boolean; cutShort: boolean } {
+  const began = now();
+  for (let pass = 0; ; pass++) {
     const started = now();
-    result = tokenize();
-    if (now() - started < limitMs) return { result, quick: pass === 0 };
+    const result = tokenize();
+    const ended = now();
+    if (ended - started < limitMs) return { result, quick: pass === 0, cutShort: false };
+    if (ended - began >= budgetMs) return { result, quick: false, cutShort: true };
   }
-  return { result: result as T, quick: false };
 }
 
 /** A theme's default text colour, lower case: a run in it is drawn in the block's own. */

@@ -54,64 +54,56 @@ describe('toCodeTokens', () => {
 });
 
 describe('againWhenCutShort', () => {
+  /** A pass that advances the clock by the next of `costs` (the last one from then on). */
+  function passes(costs: number[]) {
+    let clock = 0;
+    let calls = 0;
+    const tokenize = () => {
+      clock += costs[Math.min(calls, costs.length - 1)] ?? 0;
+      return ++calls;
+    };
+    return { tokenize, now: () => clock, calls: () => calls };
+  }
+
   it('keeps a pass that ran within the limit', () => {
-    let clock = 0;
-    let calls = 0;
-    const result = againWhenCutShort(
-      () => {
-        calls++;
-        clock += 40;
-        return calls;
-      },
-      100,
-      () => clock,
-    );
-    expect(result).toEqual({ result: 1, quick: true });
-    expect(calls).toBe(1);
+    const { tokenize, now, calls } = passes([40]);
+    expect(againWhenCutShort(tokenize, 100, now, 2000)).toEqual({
+      result: 1,
+      quick: true,
+      cutShort: false,
+    });
+    expect(calls()).toBe(1);
   });
 
-  it('tokenizes once more after a pass that took the limit (it came back cut short)', () => {
-    let clock = 0;
-    let calls = 0;
-    const result = againWhenCutShort(
-      () => {
-        calls++;
-        clock += calls === 1 ? 100 : 5;
-        return calls;
-      },
-      100,
-      () => clock,
-    );
-    expect(result).toEqual({ result: 2, quick: false });
-    expect(calls).toBe(2);
+  it('with no budget (a compiled grammar), keeps a slow pass and says it was cut short', () => {
+    const { tokenize, now, calls } = passes([150, 5]);
+    expect(againWhenCutShort(tokenize, 100, now)).toEqual({
+      result: 1,
+      quick: false,
+      cutShort: true,
+    });
+    expect(calls()).toBe(1);
   });
 
-  it('tries again while passes take the limit, three passes at most', () => {
-    let clock = 0;
-    let calls = 0;
-    const slowTwice = againWhenCutShort(
-      () => {
-        calls++;
-        clock += calls <= 2 ? 120 : 5;
-        return calls;
-      },
-      100,
-      () => clock,
-    );
-    expect(slowTwice).toEqual({ result: 3, quick: false });
-    expect(calls).toBe(3);
-    calls = 0;
-    const alwaysSlow = againWhenCutShort(
-      () => {
-        calls++;
-        clock += 150;
-        return calls;
-      },
-      100,
-      () => clock,
-    );
-    expect(alwaysSlow).toEqual({ result: 3, quick: false });
-    expect(calls).toBe(3);
+  it('tokenizes again while passes take the limit, more than three times within the budget', () => {
+    const { tokenize, now, calls } = passes([120, 120, 120, 120, 120, 5]);
+    expect(againWhenCutShort(tokenize, 100, now, 2000)).toEqual({
+      result: 6,
+      quick: false,
+      cutShort: false,
+    });
+    expect(calls()).toBe(6);
+  });
+
+  it('stops once the passes have taken the budget, and says the last was cut short', () => {
+    const { tokenize, now, calls } = passes([150]);
+    expect(againWhenCutShort(tokenize, 100, now, 1000)).toEqual({
+      result: 7,
+      quick: false,
+      cutShort: true,
+    });
+    // 7 × 150 ms is the first total at or over 1,000 ms.
+    expect(calls()).toBe(7);
   });
 });
 
@@ -128,6 +120,33 @@ describe('createLineTokenizer', () => {
       ['= ', '#cf222e'],
       ['42', '#0550ae'],
       [';', undefined],
+    ]);
+  }, 20_000);
+
+  // On an overloaded machine every pass over the first line came back cut short inside its
+  // parameter list, and the next line started there: `  return a` drawn as one parameter.
+  it('starts the line after a cut-short line from the state before it, not from the cut', async () => {
+    let clock = 0;
+    // Every pass looks as if it took the limit, so every line counts as cut short.
+    const slow = await createLineTokenizer('ts', () => (clock += 100));
+    const real = await createLineTokenizer('ts');
+    const first = 'function add(a: number,';
+    const second = '  return a;';
+    const afterCut = slow?.(first, undefined);
+    const afterWhole = real?.(first, undefined);
+    expect(afterCut).toBeDefined();
+    expect(afterWhole).toBeDefined();
+    const colour = (tokens: readonly { content: string; light?: string | undefined }[]) =>
+      tokens.map((t) => [t.content, t.light]);
+    // Whole, the first line ends inside the parameter list, where `return a` is a parameter.
+    expect(colour(real?.(second, afterWhole?.state).tokens ?? [])).toEqual([
+      ['  return a', '#953800'],
+      [';', undefined],
+    ]);
+    // Cut short, its state is the one it started from: `return` is the keyword again.
+    expect(colour(slow?.(second, afterCut?.state).tokens ?? [])).toEqual([
+      ['  return', '#cf222e'],
+      [' a;', undefined],
     ]);
   }, 20_000);
 });
