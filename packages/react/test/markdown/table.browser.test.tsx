@@ -37,6 +37,19 @@ function brokenWords(cell: Element): string[] {
   return broken;
 }
 
+/** Which inside edges of `box` its computed box-shadow shades (a visible inset shadow). */
+function shadedEdges(box: Element): { left: boolean; right: boolean } {
+  const edges = { left: false, right: false };
+  const shadow = getComputedStyle(box).boxShadow;
+  for (const [, colour = '', x = '0'] of shadow.matchAll(/(rgba?\([^)]*\)) (-?[\d.]+)px/g)) {
+    const alpha = colour.startsWith('rgba') ? Number(colour.split(',')[3]?.replace(')', '')) : 1;
+    if (alpha === 0 || Number(x) === 0) continue;
+    if (Number(x) > 0) edges.left = true;
+    else edges.right = true;
+  }
+  return edges;
+}
+
 function table(width: number, text: string) {
   const { container } = render(
     <div style={{ width }}>
@@ -64,6 +77,27 @@ describe('markdown tables', () => {
     expect(wrap.getAttribute('role')).toBe('group');
     expect(wrap.getAttribute('aria-label')).toBe('Scrollable table');
     expect(await axeViolations(container)).toEqual([]);
+  });
+
+  it('show a shadow inside each edge with more of the table beyond it', async () => {
+    const { wrap } = table(300, STOP_REASONS);
+    await expect.poll(() => wrap.getAttribute('role')).toBe('group');
+    const range = wrap.scrollWidth - wrap.clientWidth;
+    const at = async (scrollLeft: number) => {
+      wrap.scrollLeft = scrollLeft;
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      return shadedEdges(wrap);
+    };
+    expect(await at(0)).toEqual({ left: false, right: true });
+    expect(await at(range / 2)).toEqual({ left: true, right: true });
+    expect(await at(range)).toEqual({ left: true, right: false });
+  });
+
+  it('show no edge shadow while they fit', async () => {
+    const small = '| a | b |\n| --- | --- |\n| 1 | 2 |';
+    const { wrap } = table(700, small);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    expect(shadedEdges(wrap)).toEqual({ left: false, right: false });
   });
 
   it('are no tab stop while they fit, and become one when the column narrows', async () => {
