@@ -1,12 +1,15 @@
-import { render, screen, within } from '@testing-library/react';
+import { createMockFetch } from '@message-stream/mock';
+import { act, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Composer } from '../../src/chat/composer.js';
+import { BranchPicker } from '../../src/components/branch-picker.js';
 import { CodeBlock } from '../../src/components/code-block.js';
 import { EmptyState } from '../../src/components/empty-state.js';
 import { MessageActions } from '../../src/components/message-actions.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
 import { ThreadList } from '../../src/components/thread-list.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
+import { createChatStore } from '../../src/store/create-chat-store.js';
 import { createThreadStore } from '../../src/store/create-thread-store.js';
 import { withDefaultStyles } from '../browser-styles.js';
 import { contrast, over, rgba } from './colour.js';
@@ -35,6 +38,33 @@ describe.each(['light', 'dark'])('a pressed feedback button (%s)', (theme) => {
     // Its icon is filled: a shape that differs, whatever the colours.
     expect(getComputedStyle(pressed.querySelector('path') as SVGPathElement).fill).not.toBe('none');
     expect(getComputedStyle(other.querySelector('path') as SVGPathElement).fill).toBe('none');
+  });
+});
+
+describe('the version picker in a message footer', () => {
+  it('draws its arrows as the icon buttons beside it are drawn: no frame, the same size', async () => {
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 256 },
+      fetch: createMockFetch({ defaultFixture: 'spec-basic-text' }),
+      batch: false,
+    });
+    await act(() => store.getState().send('Hello'));
+    await act(() => store.getState().regenerate());
+    render(
+      <div className="ms-message__footer">
+        <BranchPicker store={store} turnId={store.getState().turns[1]?.id as string} />
+        <MessageActions copyText="x" />
+      </div>,
+    );
+    const arrow = screen.getByRole('button', { name: 'Previous version' });
+    const icon = screen.getByRole('button', { name: /copy/i });
+    const arrowStyle = getComputedStyle(arrow);
+    const iconStyle = getComputedStyle(icon);
+    expect(arrowStyle.borderTopWidth).toBe('0px');
+    expect(arrowStyle.borderTopWidth).toBe(iconStyle.borderTopWidth);
+    expect(arrowStyle.backgroundColor).toBe(iconStyle.backgroundColor);
+    expect(arrowStyle.color).toBe(iconStyle.color);
+    expect(arrow.getBoundingClientRect().height).toBe(icon.getBoundingClientRect().height);
   });
 });
 
