@@ -8,6 +8,7 @@ import {
   nodeOf,
   parentOf,
   ROOT,
+  recordOf,
   replaceNode,
   selectSibling,
   turnCount,
@@ -26,6 +27,25 @@ function folded(turns: readonly Turn[]): ConversationTree {
   }
   return tree;
 }
+
+describe('recordOf', () => {
+  it('makes the record Object.fromEntries makes: own entries, later ids win, in order', () => {
+    const entries: [string, number][] = [
+      ['a', 1],
+      ['__proto__', 2],
+      ['constructor', 3],
+      ['b', 4],
+      ['a', 5],
+      ['10', 6],
+    ];
+    const record = recordOf(entries);
+    expect(record).toStrictEqual(Object.fromEntries(entries));
+    expect(Object.entries(record)).toEqual(Object.entries(Object.fromEntries(entries)));
+    expect(Object.hasOwn(record, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(record, '__proto__')?.value).toBe(2);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+});
 
 describe('linearTree', () => {
   it('is the tree that adding the turns one under another builds', () => {

@@ -4,7 +4,7 @@
  * resume, on whichever branch it was. A tool that was running has no result to give.
  */
 import { endStream, isFinalStatus, isPlainObject } from '@message-stream/core';
-import { linearTree } from '../tree.js';
+import { linearTree, recordOf } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
 import { DEFAULT_DENIAL, DENIED_BY_NEW_MESSAGE, STOPPED_RESULT } from './tool-loop.js';
 
@@ -100,7 +100,7 @@ export function restoredTree(stored: unknown): ConversationTree | null {
   const value = (stored as { state?: unknown } | null)?.state ?? stored;
   const tree = (value as { tree?: ConversationTree } | null)?.tree;
   if (tree !== undefined && tree !== null && typeof tree === 'object') {
-    const nodes = Object.fromEntries(
+    const nodes = recordOf(
       Object.entries(tree.nodes ?? {})
         .filter(([, turn]) => isTurn(turn))
         .map(([id, turn]) => [id, settleTurn(turn)]),
