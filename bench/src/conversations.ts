@@ -174,7 +174,9 @@ export function conversationsTable(rows: readonly ConversationRow[]): string {
       'question-and-answer turns (each answer about 900 characters of the same mixed markdown as ' +
       'the rendering bench: headings, code fences, tables, lists, quotes), then sends; the answer ' +
       'is the rendering bench\'s 5,000-delta stream at full speed. "Composer interactive": the ' +
-      'mounted page has painted twice (ms since navigation). Frame task: a main-thread task that ' +
+      'mounted page has painted twice (ms since navigation, less the time the page spends making ' +
+      "the bench's own data: the answer's bytes and the saved thread as JSON, which the store gets " +
+      'through JSON.parse, as an app restoring a saved thread would). Frame task: a main-thread task that ' +
       'ran a pre-paint or paint. After the answer, the composer is typed into (Playwright, 40 ms ' +
       "between keys) and Event Timing reports each key's input-to-next-paint (in 8 ms steps): over " +
       '16 ms, the next frame was missed. The same typing into a bare `<textarea>` on a blank page, ' +
