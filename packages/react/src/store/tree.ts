@@ -64,19 +64,30 @@ const lazyRecords = new WeakMap<ConversationTree, LazyRecords>();
 /** Past this many entries changed without a read, the record is built (a map copy per change would grow too). */
 const MAX_CHANGES = 16;
 
+/**
+ * `record[id] = value`, where an id like `__proto__` is an own entry like any other (assigned,
+ * it would swap the record's prototype). Core's partial-JSON reader has the same rule
+ * (`setOwn`, private to core).
+ */
+function setEntry<V>(record: Record<string, V>, id: string, value: V): void {
+  if (id === '__proto__') {
+    Object.defineProperty(record, id, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    record[id] = value;
+  }
+}
+
 function build<V>(lazy: LazyRecord<V>): Readonly<Record<string, V>> {
   if (lazy.built === undefined) {
     const record: Record<string, V> = { ...lazy.base };
-    // Defined, not assigned: an id like `__proto__` stays an own entry.
-    for (const [id, value] of lazy.changes)
-      Object.defineProperty(record, id, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const [id, value] of lazy.changes) setEntry(record, id, value);
     lazy.built = record;
-    lazy.base = record;
+    lazy.base = lazy.built;
     lazy.changes = NO_CHANGES;
   }
   return lazy.built;
@@ -233,18 +244,7 @@ export function turnCount(tree: ConversationTree): number {
  */
 export function recordOf<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
   const record: Record<string, V> = {};
-  for (const [id, value] of entries) {
-    if (id === '__proto__') {
-      Object.defineProperty(record, id, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      record[id] = value;
-    }
-  }
+  for (const [id, value] of entries) setEntry(record, id, value);
   return record;
 }
 
