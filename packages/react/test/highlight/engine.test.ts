@@ -65,45 +65,38 @@ describe('againWhenCutShort', () => {
     return { tokenize, now: () => clock, calls: () => calls };
   }
 
-  it('keeps a pass that ran within the limit', () => {
-    const { tokenize, now, calls } = passes([40]);
-    expect(againWhenCutShort(tokenize, 100, now, 2000)).toEqual({
-      result: 1,
-      quick: true,
-      cutShort: false,
-    });
-    expect(calls()).toBe(1);
-  });
-
-  it('with no budget (a compiled grammar), keeps a slow pass and says it was cut short', () => {
-    const { tokenize, now, calls } = passes([150, 5]);
-    expect(againWhenCutShort(tokenize, 100, now)).toEqual({
-      result: 1,
-      quick: false,
-      cutShort: true,
-    });
-    expect(calls()).toBe(1);
-  });
-
-  it('tokenizes again while passes take the limit, more than three times within the budget', () => {
-    const { tokenize, now, calls } = passes([120, 120, 120, 120, 120, 5]);
-    expect(againWhenCutShort(tokenize, 100, now, 2000)).toEqual({
-      result: 6,
-      quick: false,
-      cutShort: false,
-    });
-    expect(calls()).toBe(6);
-  });
-
-  it('stops once the passes have taken the budget, and says the last was cut short', () => {
-    const { tokenize, now, calls } = passes([150]);
-    expect(againWhenCutShort(tokenize, 100, now, 1000)).toEqual({
-      result: 7,
-      quick: false,
-      cutShort: true,
-    });
+  // [what it shows, each pass's cost (the last from then on), the budget, what it returns]:
+  // `result` is the number of passes taken.
+  it.each([
+    [
+      'keeps a pass that ran within the limit',
+      [40],
+      2000,
+      { result: 1, quick: true, cutShort: false },
+    ],
+    [
+      'with no budget (a compiled grammar), keeps a slow pass and says it was cut short',
+      [150, 5],
+      undefined,
+      { result: 1, quick: false, cutShort: true },
+    ],
+    [
+      'tokenizes again while passes take the limit, more than three times within the budget',
+      [120, 120, 120, 120, 120, 5],
+      2000,
+      { result: 6, quick: false, cutShort: false },
+    ],
     // 7 × 150 ms is the first total at or over 1,000 ms.
-    expect(calls()).toBe(7);
+    [
+      'stops once the passes have taken the budget, and says the last was cut short',
+      [150],
+      1000,
+      { result: 7, quick: false, cutShort: true },
+    ],
+  ] as const)('%s', (_, costs, budget, expected) => {
+    const { tokenize, now, calls } = passes([...costs]);
+    expect(againWhenCutShort(tokenize, 100, now, budget)).toEqual(expected);
+    expect(calls()).toBe(expected.result);
   });
 });
 
