@@ -25,10 +25,10 @@ const LIGHT_FIXES: Readonly<Record<string, string>> = { '#6e7781': '#59636e' };
 const MAX_LINE_LENGTH = 2000;
 /**
  * The most one theme's pass over a line may take; the rest of a pathological line comes back
- * as one run. Until a grammar has tokenized a line within it, a line that hit it is tokenized
- * again (`againWhenCutShort`): the first lines of a grammar also compile its expressions, which
- * on a busy machine took longer than this three passes running, and the first line of the
- * first block kept wrong colours for good.
+ * as one run. A line that hit it is tokenized again for a while (`againWhenCutShort`): the
+ * first lines of a grammar also compile its expressions, which on a busy machine took longer
+ * than this three passes running, and the first line of the first block kept wrong colours
+ * for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
 /**
@@ -36,12 +36,19 @@ const LINE_TIME_LIMIT_MS = 100;
  * keeps what it compiled, so passes get further; a line that is slow in itself stops here.
  */
 const COMPILE_BUDGET_MS = 2000;
+/**
+ * The same for a compiled grammar. The limit is wall-clock time, so a machine that stalls the
+ * Worker for a moment cuts a quick line short too (CI saw a block's first line keep wrong
+ * dark-theme colours). A stalled line is quick when tried again; a line slow in itself costs
+ * a pass or two more, in the Worker.
+ */
+const STALL_BUDGET_MS = 400;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 /**
  * Grammars that have tokenized a line within the time limit: compiled, so a line that hits the
- * limit now is slow in itself, and is not tokenized twice (it would hold the Worker twice as
- * long, and a growing last line is tokenized again on every change).
+ * limit now is slow in itself or was stalled, and is tried again for a shorter time (it holds
+ * the Worker, and a growing last line is tokenized again on every change).
  */
 const compiled = new Set<string>();
 const languages = new Map<string, Promise<string | null>>();
@@ -109,7 +116,7 @@ export async function createLineTokenizer(
         run,
         LINE_TIME_LIMIT_MS,
         now,
-        compiled.has(lang) ? 0 : COMPILE_BUDGET_MS,
+        compiled.has(lang) ? STALL_BUDGET_MS : COMPILE_BUDGET_MS,
       );
       if (tried.quick) compiled.add(lang);
       const lines = tried.result;

@@ -142,4 +142,24 @@ describe('createLineTokenizer', () => {
       [' a;', undefined],
     ]);
   }, 20_000);
+
+  // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
+  // an earlier block had compiled. The machine had stalled the pass, not the line.
+  it("tokenizes again a compiled grammar's line that a stall cut short, and keeps it whole", async () => {
+    const real = await createLineTokenizer('ts');
+    real?.('const compiled = true;', undefined);
+    let reads = 0;
+    // The first pass looks as if it took 150 ms; the second is quick.
+    const stalledOnce = await createLineTokenizer('ts', () => (++reads >= 3 ? 150 : 0));
+    const first = 'function add(a: number,';
+    const afterStall = stalledOnce?.(first, undefined);
+    expect(reads).toBe(5);
+    const colour = (tokens: readonly { content: string; light?: string | undefined }[]) =>
+      tokens.map((t) => [t.content, t.light]);
+    // Kept whole: the next line starts inside the parameter list, as after the whole line.
+    expect(colour(real?.('  return a;', afterStall?.state).tokens ?? [])).toEqual([
+      ['  return a', '#953800'],
+      [';', undefined],
+    ]);
+  }, 20_000);
 });
