@@ -6,7 +6,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent as keys, page } from 'vitest/browser';
-import { ChatStream, createChatStore } from '../../src/index.js';
+import { ChatStream, type ChatStreamProps, createChatStore } from '../../src/index.js';
 
 import { withDefaultStyles } from '../browser-styles.js';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
   await page.viewport(1280, 800);
 });
 
-function setup(scenario: string, height = '600px') {
+function setup(scenario: string, height = '600px', props: Partial<ChatStreamProps> = {}) {
   const store = createChatStore({
     request: { model: 'claude-opus-5', max_tokens: 1024 },
     fetch: createMockFetch({ fixtures }),
@@ -34,7 +34,7 @@ function setup(scenario: string, height = '600px') {
   const user = userEvent.setup();
   render(
     <div style={{ height }}>
-      <ChatStream store={store} />
+      <ChatStream store={store} {...props} />
     </div>,
   );
   const field = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
@@ -165,6 +165,38 @@ describe('<ChatStream/> in Chromium', () => {
       within(you()).getByRole('button', { name: 'Copy' }).focus();
       const actions = within(you()).getByRole('toolbar', { name: 'Message actions' });
       await expect.poll(() => getComputedStyle(actions).opacity).toBe('1');
+    },
+  );
+
+  it.each([
+    [390, 'gives way to the version picker'],
+    [1280, 'is shown'],
+  ])(
+    "keeps a regenerated answer's picker and actions in one row; the token count (%i px) %s",
+    async (width) => {
+      await page.viewport(width, 844);
+      // With thumbs, as the demo has them: the widest row an answer has.
+      const { store, send, user } = setup('spec-basic-text', '800px', { onFeedback: () => {} });
+      await send('Hello');
+      await waitFor(() => expect(store.getState().status).toBe('complete'));
+      await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+      await waitFor(() => expect(store.getState().status).toBe('complete'));
+      const answer = screen.getByRole('article', { name: 'Assistant' });
+      const picker = await within(answer).findByRole('group', { name: 'Version 2 of 2' });
+      const middle = (element: Element) => {
+        const box = element.getBoundingClientRect();
+        return box.top + box.height / 2;
+      };
+      const details = within(answer).getByRole('button', { name: 'Stream details' });
+      for (const button of [within(answer).getByRole('button', { name: 'Bad answer' }), details]) {
+        expect(Math.abs(middle(button) - middle(picker))).toBeLessThan(1);
+      }
+      const usage = answer.querySelector('.ms-usage') as HTMLElement;
+      expect(usage.checkVisibility()).toBe(width > 390);
+      // The count is still a click away.
+      await user.click(details);
+      const panel = await screen.findByRole('dialog', { name: 'Stream details' });
+      await waitFor(() => expect(panel.textContent).toMatch(/Output/));
     },
   );
 
