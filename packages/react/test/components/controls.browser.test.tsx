@@ -95,7 +95,7 @@ describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
       getComputedStyle(container.querySelector('.ms-tool__approval') as Element).backgroundColor,
       root,
     );
-    // The Deny reason sits on the warning panel: 3:1 against it and against its own fill.
+    // The Deny reason sits on the approval panel: 3:1 against it and against its own fill.
     expect(contrast(edge(reason), panel)).toBeGreaterThanOrEqual(3);
     expect(
       contrast(edge(reason), rgba(getComputedStyle(reason).backgroundColor, root)),
@@ -105,6 +105,43 @@ describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
       container.querySelector('.ms-composer'),
     ]) {
       expect(contrast(edge(field as Element), page)).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe.each(['light', 'dark'])('the approval panel (%s)', (theme) => {
+  it('is a neutral surface with a warning band at its start, and Approve the primary button', () => {
+    const block = {
+      index: 0,
+      status: 'complete' as const,
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    };
+    const { container } = render(
+      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
+        <ToolCallCard block={block} status="awaiting-approval" onApprove={noop} onDeny={noop} />
+      </div>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    const panelElement = container.querySelector('.ms-tool__approval') as HTMLElement;
+    const style = getComputedStyle(panelElement);
+    const panel = rgba(style.backgroundColor, root);
+    // Painted the warning colour whole, it read as an alarm in the dark theme (a chroma of 45).
+    expect(Math.max(...panel.slice(0, 3)) - Math.min(...panel.slice(0, 3))).toBeLessThan(12);
+    const band = rgba(style.borderInlineStartColor, root);
+    expect(band).toEqual(rgba('var(--ms-warning-fg)', root));
+    expect(Number.parseFloat(style.borderInlineStartWidth)).toBeGreaterThanOrEqual(3);
+    expect(contrast(band, panel)).toBeGreaterThanOrEqual(3);
+
+    const approve = screen.getByRole('button', { name: 'Approve' });
+    // The kit's accent, as Send and Resume are filled: not a third colour.
+    expect(rgba(getComputedStyle(approve).backgroundColor, root)).toEqual(
+      rgba('var(--ms-accent)', root),
+    );
+    for (const button of [approve, screen.getByRole('button', { name: 'Deny' })]) {
+      const fill = over(rgba(getComputedStyle(button).backgroundColor, root), panel);
+      expect(contrast(rgba(getComputedStyle(button).color, root), fill)).toBeGreaterThanOrEqual(
+        4.5,
+      );
     }
   });
 });
