@@ -40,7 +40,8 @@ const COMPILE_BUDGET_MS = 2000;
  * The same for a compiled grammar. The limit is wall-clock time, so a machine that stalls the
  * Worker for a moment cuts a quick line short too (CI saw a block's first line keep wrong
  * dark-theme colours). A stalled line is quick when tried again; a line slow in itself costs
- * a pass or two more, in the Worker.
+ * a pass more (some 400 ms where it took 200, in the Worker; on the main thread too where no
+ * Worker starts, a page that already held a frame 200 ms for such a line).
  */
 const STALL_BUDGET_MS = 400;
 
