@@ -19,6 +19,13 @@ withDefaultStyles();
 
 const noop = () => {};
 
+/** A finished tool call, shown awaiting approval by the tests that pass that status. */
+const weatherCall = {
+  index: 0,
+  status: 'complete' as const,
+  block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+};
+
 describe.each(['light', 'dark'])('a pressed feedback button (%s)', (theme) => {
   it('stands out by a background and a filled icon, not by hue alone', () => {
     const { container } = render(
@@ -70,14 +77,14 @@ describe('the version picker in a message footer', () => {
 
 describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
   it('hold 3:1 against what is around them (WCAG 1.4.11), and stay calm', async () => {
-    const block = {
-      index: 0,
-      status: 'complete' as const,
-      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
-    };
     const { container } = render(
       <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
-        <ToolCallCard block={block} status="awaiting-approval" onApprove={noop} onDeny={noop} />
+        <ToolCallCard
+          block={weatherCall}
+          status="awaiting-approval"
+          onApprove={noop}
+          onDeny={noop}
+        />
         <input className="ms-thread__field" aria-label="Rename" />
         <div className="ms-composer" />
       </div>,
@@ -111,14 +118,14 @@ describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
 
 describe.each(['light', 'dark'])('the approval panel (%s)', (theme) => {
   it('is a neutral surface with a warning band at its start, and Approve the primary button', () => {
-    const block = {
-      index: 0,
-      status: 'complete' as const,
-      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
-    };
     const { container } = render(
       <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
-        <ToolCallCard block={block} status="awaiting-approval" onApprove={noop} onDeny={noop} />
+        <ToolCallCard
+          block={weatherCall}
+          status="awaiting-approval"
+          onApprove={noop}
+          onDeny={noop}
+        />
       </div>,
     );
     const root = container.firstElementChild as HTMLElement;
@@ -152,16 +159,11 @@ describe('control sizes', () => {
       chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
     });
     threads.getState().newThread();
-    const tool = {
-      index: 0,
-      status: 'complete' as const,
-      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
-    };
     render(
       <div style={{ width: 700 }}>
         <CodeBlock code="const a = 1;" language="ts" download />
         <ToolCallCard
-          block={tool}
+          block={weatherCall}
           status="awaiting-approval"
           onApprove={noop}
           onDeny={noop}
