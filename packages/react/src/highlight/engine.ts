@@ -32,18 +32,26 @@ const MAX_LINE_LENGTH = 2000;
  */
 const LINE_TIME_LIMIT_MS = 100;
 /**
- * How long the passes over one line of a grammar not yet compiled may take in all. Each pass
- * keeps what it compiled, so passes get further; a line that is slow in itself stops here.
+ * How long the passes over one line may take in all, before a line still cut short is kept as
+ * it came back (`againWhenCutShort`). The limit is wall-clock time, so a busy machine cuts
+ * quick lines short too, and more often the slower it is:
+ * - `compileMs`, a grammar not yet compiled: each pass keeps what it compiled, so passes get
+ *   further. On an overloaded machine compiling the TypeScript grammar's first line took more
+ *   than 2 s of passes, and the line kept wrong colours (CI once, a clean clone here once).
+ * - `stallMs`, a compiled grammar: a machine that stalls for a moment cuts a quick line short;
+ *   it is quick when tried again (CI saw a finished line's dark colours cut short).
+ * A line slow in itself costs the whole budget once; the same line grown (the growing last
+ * line, tokenized again on each change) then gets one pass. On the main thread (where no
+ * Worker starts) the budget holds the page, so it is short there; in the Worker it holds only
+ * the colours, so it is long (`WORKER_RETRY_BUDGETS`).
  */
-const COMPILE_BUDGET_MS = 2000;
-/**
- * The same for a compiled grammar. The limit is wall-clock time, so a machine that stalls the
- * Worker for a moment cuts a quick line short too (CI saw a block's first line keep wrong
- * dark-theme colours). A stalled line is quick when tried again; a line slow in itself costs
- * a pass more (some 400 ms where it took 200, in the Worker; on the main thread too where no
- * Worker starts, a page that already held a frame 200 ms for such a line).
- */
-const STALL_BUDGET_MS = 400;
+export interface RetryBudgets {
+  readonly compileMs: number;
+  readonly stallMs: number;
+}
+
+const MAIN_THREAD_RETRY_BUDGETS: RetryBudgets = { compileMs: 2000, stallMs: 400 };
+export const WORKER_RETRY_BUDGETS: RetryBudgets = { compileMs: 30_000, stallMs: 2000 };
 
 let highlighter: Promise<HighlighterCore> | null = null;
 /**
@@ -97,6 +105,7 @@ function loadLanguage(core: HighlighterCore, language: string): Promise<string |
 export async function createLineTokenizer(
   language: string,
   now: () => number = () => performance.now(),
+  budgets: RetryBudgets = MAIN_THREAD_RETRY_BUDGETS,
 ): Promise<LineTokenizer<GrammarState> | null> {
   try {
     const core = await getHighlighter();
@@ -111,15 +120,19 @@ export async function createLineTokenizer(
         tokenizeMaxLineLength: MAX_LINE_LENGTH,
         tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
       });
+    /** A line that was still cut short when its budget ran out: slow in itself. */
+    let slow: string | null = null;
     return (line, state) => {
       const run = () => tokenizeLine(line, state);
-      const tried = againWhenCutShort(
-        run,
-        LINE_TIME_LIMIT_MS,
-        now,
-        compiled.has(lang) ? STALL_BUDGET_MS : COMPILE_BUDGET_MS,
-      );
+      const budget =
+        slow !== null && line.startsWith(slow)
+          ? 0
+          : compiled.has(lang)
+            ? budgets.stallMs
+            : budgets.compileMs;
+      const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS, now, budget);
       if (tried.quick) compiled.add(lang);
+      if (tried.cutShort && budget > 0) slow = line;
       const lines = tried.result;
       // A line cut short ends in the middle of it (inside a parameter list, say): carried on,
       // that state would colour every later line of the block wrong. The state before the

@@ -3,7 +3,7 @@
  * run, which takes tens to hundreds of milliseconds per line at first. Here that never holds up
  * the page's frames.
  */
-import { createLineTokenizer } from './engine.js';
+import { createLineTokenizer, WORKER_RETRY_BUDGETS } from './engine.js';
 import type { TokenizeRequest } from './protocol.js';
 import { TokenizeSessions } from './session.js';
 import type { LineTokenizer } from './tokens.js';
@@ -15,7 +15,12 @@ const scope = self as unknown as {
 };
 
 const sessions = new TokenizeSessions({
-  load: (language) => createLineTokenizer(language) as Promise<LineTokenizer<unknown> | null>,
+  load: (language) =>
+    createLineTokenizer(
+      language,
+      undefined,
+      WORKER_RETRY_BUDGETS,
+    ) as Promise<LineTokenizer<unknown> | null>,
   post: (result) => scope.postMessage(result),
   // A task of its own between slices, so requests that came in meanwhile are read first.
   schedule: (run) => setTimeout(run, 0),

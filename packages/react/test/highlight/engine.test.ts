@@ -4,6 +4,7 @@ import {
   againWhenCutShort,
   createLineTokenizer,
   toCodeTokens,
+  WORKER_RETRY_BUDGETS,
 } from '../../src/highlight/engine.js';
 
 /** A Shiki run with its light and dark colours. */
@@ -141,6 +142,54 @@ describe('createLineTokenizer', () => {
       ['  return', '#cf222e'],
       [' a;', undefined],
     ]);
+  }, 20_000);
+
+  // CI's and a clean clone's failures came on overloaded machines, in the Worker, where a pass
+  // more only holds the colours: there the budgets outlast what the main thread's allow.
+  it("outlasts in the Worker a second-long stall that the main thread's budget gives up on", async () => {
+    const real = await createLineTokenizer('ts');
+    real?.('const compiled = true;', undefined);
+    /** Every read a tenth of a second later until a second has passed: passes look cut short. */
+    const stalling = () => {
+      let t = 0;
+      return () => (t += t < 1000 ? 100 : 0);
+    };
+    const onMain = await createLineTokenizer('ts', stalling());
+    const inWorker = await createLineTokenizer('ts', stalling(), WORKER_RETRY_BUDGETS);
+    const first = 'function add(a: number,';
+    const next = (tokenizer: typeof real) =>
+      real?.('  return a;', tokenizer?.(first, undefined).state).tokens.map((t) => [
+        t.content,
+        t.light,
+      ]);
+    // Whole: the next line starts inside the parameter list.
+    expect(next(inWorker)).toEqual([
+      ['  return a', '#953800'],
+      [';', undefined],
+    ]);
+    // Kept as cut short: the next line starts where this one did.
+    expect(next(onMain)).toEqual([
+      ['  return', '#cf222e'],
+      [' a;', undefined],
+    ]);
+  }, 20_000);
+
+  it('gives a line that is slow in itself one pass once it has spent a budget, as it grows', async () => {
+    const real = await createLineTokenizer('ts');
+    real?.('const compiled = true;', undefined);
+    let reads = 0;
+    // Every pass looks 100 ms long, for good.
+    const slow = await createLineTokenizer('ts', () => ++reads * 100, WORKER_RETRY_BUDGETS);
+    slow?.('const a = [1,', undefined);
+    // Two reads a pass, and one to begin: 2 s of passes.
+    expect(reads).toBe(21);
+    reads = 0;
+    slow?.('const a = [1, 2,', undefined);
+    expect(reads).toBe(3);
+    // Another line gets the budget again.
+    reads = 0;
+    slow?.('let b = 1;', undefined);
+    expect(reads).toBe(21);
   }, 20_000);
 
   // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
