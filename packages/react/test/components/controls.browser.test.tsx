@@ -1,5 +1,6 @@
 import { createMockFetch } from '@message-stream/mock';
 import { act, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Composer } from '../../src/chat/composer.js';
 import { BranchPicker } from '../../src/components/branch-picker.js';
@@ -25,6 +26,16 @@ const weatherCall = {
   status: 'complete' as const,
   block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
 };
+
+/** The call's card awaiting approval on the page background of `theme`, with `beside` after it. */
+function renderApproval(theme: string, beside?: ReactNode) {
+  return render(
+    <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
+      <ToolCallCard block={weatherCall} status="awaiting-approval" onApprove={noop} onDeny={noop} />
+      {beside}
+    </div>,
+  );
+}
 
 describe.each(['light', 'dark'])('a pressed feedback button (%s)', (theme) => {
   it('stands out by a background and a filled icon, not by hue alone', () => {
@@ -77,17 +88,12 @@ describe('the version picker in a message footer', () => {
 
 describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
   it('hold 3:1 against what is around them (WCAG 1.4.11), and stay calm', async () => {
-    const { container } = render(
-      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
-        <ToolCallCard
-          block={weatherCall}
-          status="awaiting-approval"
-          onApprove={noop}
-          onDeny={noop}
-        />
+    const { container } = renderApproval(
+      theme,
+      <>
         <input className="ms-thread__field" aria-label="Rename" />
         <div className="ms-composer" />
-      </div>,
+      </>,
     );
     const root = container.firstElementChild as HTMLElement;
     const page = rgba('var(--ms-bg)', root);
@@ -118,16 +124,7 @@ describe.each(['light', 'dark'])('control outlines (%s)', (theme) => {
 
 describe.each(['light', 'dark'])('the approval panel (%s)', (theme) => {
   it('is a neutral surface with a warning band at its start, and Approve the primary button', () => {
-    const { container } = render(
-      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
-        <ToolCallCard
-          block={weatherCall}
-          status="awaiting-approval"
-          onApprove={noop}
-          onDeny={noop}
-        />
-      </div>,
-    );
+    const { container } = renderApproval(theme);
     const root = container.firstElementChild as HTMLElement;
     const panelElement = container.querySelector('.ms-tool__approval') as HTMLElement;
     const style = getComputedStyle(panelElement);
