@@ -102,10 +102,16 @@ describe('againWhenCutShort', () => {
 });
 
 describe('createLineTokenizer', () => {
+  /**
+   * The tokenizer as a browser runs it, in the Worker with its long budgets: its colours are
+   * what the tests compare with, so a loaded machine must not cut its lines short.
+   */
+  const realTs = () => createLineTokenizer('ts', undefined, WORKER_RETRY_BUDGETS);
+
   // On a busy machine compiling the grammar took longer than the limit and this line came back
   // in one colour after `const`; on a quick one it passes either way.
   it("colours the grammar's first line as the compiled grammar does", async () => {
-    const tokenize = await createLineTokenizer('ts');
+    const tokenize = await realTs();
     expect(tokenize).not.toBeNull();
     const { tokens } = tokenize?.('const answer = 42;', undefined) ?? { tokens: [] };
     expect(tokens.map((t) => [t.content, t.light])).toEqual([
@@ -123,7 +129,7 @@ describe('createLineTokenizer', () => {
     let clock = 0;
     // Every pass looks as if it took the limit, so every line counts as cut short.
     const slow = await createLineTokenizer('ts', () => (clock += 100));
-    const real = await createLineTokenizer('ts');
+    const real = await realTs();
     const first = 'function add(a: number,';
     const second = '  return a;';
     const afterCut = slow?.(first, undefined);
@@ -147,7 +153,7 @@ describe('createLineTokenizer', () => {
   // CI's and a clean clone's failures came on overloaded machines, in the Worker, where a pass
   // more only holds the colours: there the budgets outlast what the main thread's allow.
   it("outlasts in the Worker a second-long stall that the main thread's budget gives up on", async () => {
-    const real = await createLineTokenizer('ts');
+    const real = await realTs();
     real?.('const compiled = true;', undefined);
     /** Every read a tenth of a second later until a second has passed: passes look cut short. */
     const stalling = () => {
@@ -175,7 +181,7 @@ describe('createLineTokenizer', () => {
   }, 20_000);
 
   it('gives a line that is slow in itself one pass once it has spent a budget, as it grows', async () => {
-    const real = await createLineTokenizer('ts');
+    const real = await realTs();
     real?.('const compiled = true;', undefined);
     let reads = 0;
     // Every pass looks 100 ms long, for good.
@@ -195,7 +201,7 @@ describe('createLineTokenizer', () => {
   // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
   // an earlier block had compiled. The machine had stalled the pass, not the line.
   it("tokenizes again a compiled grammar's line that a stall cut short, and keeps it whole", async () => {
-    const real = await createLineTokenizer('ts');
+    const real = await realTs();
     real?.('const compiled = true;', undefined);
     let reads = 0;
     // The first pass looks as if it took 150 ms; the second is quick.
