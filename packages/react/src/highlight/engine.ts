@@ -42,8 +42,10 @@ const LINE_TIME_LIMIT_MS = 100;
  *   it is quick when tried again (CI saw a finished line's dark colours cut short).
  * A line slow in itself costs the whole budget once; the same line grown (the growing last
  * line, tokenized again on each change) then gets one pass. On the main thread (where no
- * Worker starts) the budget holds the page, so it is short there; in the Worker it holds only
- * the colours, so it is long (`WORKER_RETRY_BUDGETS`).
+ * Worker starts) the budget holds the page, so it is short there; in the Worker it holds the
+ * colours of every block (one Worker serves them all), not the page, so it is long
+ * (`WORKER_RETRY_BUDGETS`). The compile budget is spent once per grammar at most: a grammar
+ * is counted compiled after it, whatever came back.
  */
 export interface RetryBudgets {
   readonly compileMs: number;
@@ -52,10 +54,12 @@ export interface RetryBudgets {
 
 const MAIN_THREAD_RETRY_BUDGETS: RetryBudgets = { compileMs: 2000, stallMs: 400 };
 export const WORKER_RETRY_BUDGETS: RetryBudgets = { compileMs: 30_000, stallMs: 2000 };
+/** Characters (blanks aside) a line needs before it can count as slow in itself. */
+const SLOW_LINE_MIN_LENGTH = 16;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 /**
- * Grammars that have tokenized a line within the time limit: compiled, so a line that hits the
+ * Grammars that have tokenized a line with something on it: compiled, so a line that hits the
  * limit now is slow in itself or was stalled, and is tried again for a shorter time (it holds
  * the Worker, and a growing last line is tokenized again on every change).
  */
@@ -120,19 +124,24 @@ export async function createLineTokenizer(
         tokenizeMaxLineLength: MAX_LINE_LENGTH,
         tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
       });
-    /** A line that was still cut short when its budget ran out: slow in itself. */
+    /**
+     * A line that was still cut short when its budget ran out: slow in itself. Only a line of
+     * some length counts (a stall that outlasted a budget must not mark an indent or an empty
+     * growing line, which every line would start with), and only until a line that does not
+     * start with it.
+     */
     let slow: string | null = null;
     return (line, state) => {
+      if (slow !== null && !line.startsWith(slow)) slow = null;
       const run = () => tokenizeLine(line, state);
-      const budget =
-        slow !== null && line.startsWith(slow)
-          ? 0
-          : compiled.has(lang)
-            ? budgets.stallMs
-            : budgets.compileMs;
+      const compiling = !compiled.has(lang);
+      const budget = slow !== null ? 0 : compiling ? budgets.compileMs : budgets.stallMs;
       const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS, now, budget);
-      if (tried.quick) compiled.add(lang);
-      if (tried.cutShort && budget > 0) slow = line;
+      // A line within the limit, or a whole compile budget spent: the grammar is compiled. Not
+      // a blank line: Shiki does not tokenize it, and a streaming block's growing last line
+      // is empty first, so the block's first real line would have had only the stall budget.
+      if (line.trim() !== '' && (!tried.cutShort || compiling)) compiled.add(lang);
+      if (tried.cutShort && budget > 0 && line.trim().length >= SLOW_LINE_MIN_LENGTH) slow = line;
       const lines = tried.result;
       // A line cut short ends in the middle of it (inside a parameter list, say): carried on,
       // that state would colour every later line of the block wrong. The state before the
@@ -151,8 +160,7 @@ export async function createLineTokenizer(
 /**
  * Runs `tokenize`, and again while a pass took the time limit or longer (it came back cut
  * short: the rest of the line one run in the last colour, which Shiki does not say), until
- * the passes have taken `budgetMs` in all. `quick`: the first pass was within the limit;
- * `cutShort`: the last one was not. The first lines of a grammar compile its expressions; on
+ * the passes have taken `budgetMs` in all. `cutShort`: the last pass was not within the limit. The first lines of a grammar compile its expressions; on
  * an overloaded machine that took three passes over the limit, and each pass keeps what it
  * compiled, so the next gets further.
  */
@@ -161,14 +169,14 @@ export function againWhenCutShort<T>(
   limitMs: number,
   now: () => number = () => performance.now(),
   budgetMs = 0,
-): { result: T; quick: boolean; cutShort: boolean } {
+): { result: T; cutShort: boolean } {
   const began = now();
-  for (let pass = 0; ; pass++) {
+  for (;;) {
     const started = now();
     const result = tokenize();
     const ended = now();
-    if (ended - started < limitMs) return { result, quick: pass === 0, cutShort: false };
-    if (ended - began >= budgetMs) return { result, quick: false, cutShort: true };
+    if (ended - started < limitMs) return { result, cutShort: false };
+    if (ended - began >= budgetMs) return { result, cutShort: true };
   }
 }
 

@@ -69,30 +69,25 @@ describe('againWhenCutShort', () => {
   // [what it shows, each pass's cost (the last from then on), the budget, what it returns]:
   // `result` is the number of passes taken.
   it.each([
+    ['keeps a pass that ran within the limit', [40], 2000, { result: 1, cutShort: false }],
     [
-      'keeps a pass that ran within the limit',
-      [40],
-      2000,
-      { result: 1, quick: true, cutShort: false },
-    ],
-    [
-      'with no budget (a compiled grammar), keeps a slow pass and says it was cut short',
+      'with no budget (a line known to be slow), keeps a slow pass and says it was cut short',
       [150, 5],
       undefined,
-      { result: 1, quick: false, cutShort: true },
+      { result: 1, cutShort: true },
     ],
     [
       'tokenizes again while passes take the limit, more than three times within the budget',
       [120, 120, 120, 120, 120, 5],
       2000,
-      { result: 6, quick: false, cutShort: false },
+      { result: 6, cutShort: false },
     ],
     // 7 × 150 ms is the first total at or over 1,000 ms.
     [
       'stops once the passes have taken the budget, and says the last was cut short',
       [150],
       1000,
-      { result: 7, quick: false, cutShort: true },
+      { result: 7, cutShort: true },
     ],
   ] as const)('%s', (_, costs, budget, expected) => {
     const { tokenize, now, calls } = passes([...costs]);
@@ -186,16 +181,41 @@ describe('createLineTokenizer', () => {
     let reads = 0;
     // Every pass looks 100 ms long, for good.
     const slow = await createLineTokenizer('ts', () => ++reads * 100, WORKER_RETRY_BUDGETS);
-    slow?.('const a = [1,', undefined);
+    slow?.('const values = [1, 2, 3,', undefined);
     // Two reads a pass, and one to begin: 2 s of passes.
     expect(reads).toBe(21);
     reads = 0;
-    slow?.('const a = [1, 2,', undefined);
+    slow?.('const values = [1, 2, 3, 4,', undefined);
     expect(reads).toBe(3);
-    // Another line gets the budget again.
+    // A line that does not start with it gets the budget again.
     reads = 0;
     slow?.('let b = 1;', undefined);
     expect(reads).toBe(21);
+    // A short line is never counted slow (a stall can outlast a budget): what follows it, and
+    // starts with it, still gets the budget.
+    reads = 0;
+    slow?.('let b = 1; let c = 2;', undefined);
+    expect(reads).toBe(21);
+  }, 20_000);
+
+  it("counts a grammar compiled only after a line with something on it (a streaming block's last line is empty first)", async () => {
+    let stalling = false;
+    let time = 0;
+    let reads = 0;
+    // Quick until told to stall; then every read 100 ms later until half a second has passed.
+    const now = () => {
+      reads++;
+      if (stalling && time < 500) time += 100;
+      return time;
+    };
+    const tokenizer = await createLineTokenizer('python', now, { compileMs: 1000, stallMs: 0 });
+    tokenizer?.('', undefined);
+    stalling = true;
+    reads = 0;
+    tokenizer?.('def area(width, height):', undefined);
+    // Still compiling: tried again until a pass is quick (two slow passes, then one), where a
+    // compiled grammar's budget (none here) would have kept the first pass, cut short.
+    expect(reads).toBe(7);
   }, 20_000);
 
   // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
