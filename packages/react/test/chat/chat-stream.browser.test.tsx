@@ -169,11 +169,11 @@ describe('<ChatStream/> in Chromium', () => {
   );
 
   it.each([
-    [390, 'gives way to the version picker'],
-    [1280, 'is shown'],
+    { width: 390, where: "under them, at the row's end" },
+    { width: 1280, where: 'beside them' },
   ])(
-    "keeps a regenerated answer's picker and actions in one row; the token count (%i px) %s",
-    async (width) => {
+    "keeps a regenerated answer's picker and action icons in one row, the token count $where ($width px)",
+    async ({ width }) => {
       await page.viewport(width, 844);
       // With thumbs, as the demo has them: the widest row an answer has.
       const { store, send, user } = setup('spec-basic-text', '800px', { onFeedback: () => {} });
@@ -183,20 +183,22 @@ describe('<ChatStream/> in Chromium', () => {
       await waitFor(() => expect(store.getState().status).toBe('complete'));
       const answer = screen.getByRole('article', { name: 'Assistant' });
       const picker = await within(answer).findByRole('group', { name: 'Version 2 of 2' });
-      const middle = (element: Element) => {
-        const box = element.getBoundingClientRect();
-        return box.top + box.height / 2;
-      };
-      const details = within(answer).getByRole('button', { name: 'Stream details' });
-      for (const button of [within(answer).getByRole('button', { name: 'Bad answer' }), details]) {
-        expect(Math.abs(middle(button) - middle(picker))).toBeLessThan(1);
-      }
+      const box = (element: Element) => element.getBoundingClientRect();
+      const middle = (element: Element) => box(element).top + box(element).height / 2;
+      const lastIcon = within(answer).getByRole('button', { name: 'Bad answer' });
+      expect(Math.abs(middle(lastIcon) - middle(picker))).toBeLessThan(1);
+      // The count stays on the page, on one line with the details button after it.
       const usage = answer.querySelector('.ms-usage') as HTMLElement;
-      expect(usage.checkVisibility()).toBe(width > 390);
-      // The count is still a click away.
-      await user.click(details);
-      const panel = await screen.findByRole('dialog', { name: 'Stream details' });
-      await waitFor(() => expect(panel.textContent).toMatch(/Output/));
+      const details = within(answer).getByRole('button', { name: 'Stream details' });
+      expect(usage.checkVisibility()).toBe(true);
+      expect(usage.textContent).toMatch(/25 in.*15 out/);
+      expect(Math.abs(middle(usage) - middle(details))).toBeLessThan(4);
+      expect(box(details).left).toBeGreaterThan(box(usage).right);
+      // Beside the icons where the row has room, under them where it has not.
+      const under = middle(details) > box(picker).bottom;
+      expect(under).toBe(width <= 390);
+      const footer = answer.querySelector('.ms-message__footer') as HTMLElement;
+      expect(footer.scrollWidth).toBeLessThanOrEqual(footer.clientWidth);
     },
   );
 
