@@ -143,7 +143,7 @@ function Approval({
       <div className="ms-tool__decide">
         <button
           type="button"
-          className="ms-tool__action ms-tool__action--approve ms-button--primary"
+          className="ms-tool__action ms-tool__action--approve"
           onClick={() => onApprove?.()}
           disabled={!onApprove}
         >
