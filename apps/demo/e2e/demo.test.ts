@@ -149,12 +149,24 @@ describe('the built demo', () => {
     const final = JSON.stringify(input, null, 2);
     await pickScenario(page, { fixture: 'spec-tool-use', speed: 'slow' });
     await startRecording(page);
+    // The call shows as a compact row: open it to watch the input arrive, the moment it shows.
+    // Clicked from here, on a loaded machine the click came as the input ended and the card
+    // opened for approval by itself, and closed it.
+    await page.evaluate(() => {
+      const log = document.querySelector('[role="log"]');
+      if (!log) throw new Error('No conversation log in the page.');
+      const observer = new MutationObserver(() => {
+        const row = log.querySelector<HTMLButtonElement>('.ms-tool__row[aria-expanded="false"]');
+        if (row === null) return;
+        observer.disconnect();
+        row.click();
+      });
+      observer.observe(log, { subtree: true, childList: true });
+    });
     await send(page, "What's the weather like in San Francisco?");
 
-    const card = lastAnswer(page).getByRole('group', { name: /get_weather/ });
+    const card = lastAnswer(page).getByRole('group', { name: /^Tool get_weather/ });
     await card.waitFor({ state: 'visible', timeout: 20_000 });
-    // The call shows as a compact row: open it to watch the input arrive.
-    await card.getByRole('button', { expanded: false }).first().click();
     // The whole input, formatted, once the block is complete.
     await expect
       .poll(() => card.locator('pre code').textContent(), { timeout: 20_000 })
