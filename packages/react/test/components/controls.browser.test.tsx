@@ -3,6 +3,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Composer } from '../../src/chat/composer.js';
+import { AttachmentList } from '../../src/components/attachment-list.js';
 import { BranchPicker } from '../../src/components/branch-picker.js';
 import { CodeBlock } from '../../src/components/code-block.js';
 import { EmptyState } from '../../src/components/empty-state.js';
@@ -147,6 +148,34 @@ describe.each(['light', 'dark'])('the approval panel (%s)', (theme) => {
         4.5,
       );
     }
+  });
+});
+
+describe.each(['light', 'dark'])("an attachment chip's remove button (%s)", (theme) => {
+  it('is frameless like the icon buttons, its × 3:1 or more on the chip', () => {
+    const { container } = render(
+      <div data-theme={theme} style={{ background: 'var(--ms-bg)' }}>
+        <AttachmentList
+          attachments={[
+            { id: 'a', name: 'notes.txt', mediaType: 'text/plain', size: 12, data: '' },
+          ]}
+          onRemove={noop}
+        />
+        <MessageActions copyText="x" />
+      </div>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    const remove = screen.getByRole('button', { name: 'Remove notes.txt' });
+    const style = getComputedStyle(remove);
+    expect(rgba(style.borderTopColor, root)[3]).toBe(0);
+    expect(style.backgroundColor).toBe(
+      getComputedStyle(screen.getByRole('button', { name: /copy/i })).backgroundColor,
+    );
+    const chip = rgba(
+      getComputedStyle(remove.closest('.ms-attachment') as Element).backgroundColor,
+      root,
+    );
+    expect(contrast(rgba(style.color, root), chip)).toBeGreaterThanOrEqual(3);
   });
 });
 
