@@ -137,10 +137,10 @@ export async function createLineTokenizer(
       const compiling = !compiled.has(lang);
       const budget = slow !== null ? 0 : compiling ? budgets.compileMs : budgets.stallMs;
       const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS, now, budget);
-      // A line within the limit, or a whole compile budget spent: the grammar is compiled. Not
-      // a blank line: Shiki does not tokenize it, and a streaming block's growing last line
-      // is empty first, so the block's first real line would have had only the stall budget.
-      if (line.trim() !== '' && (!tried.cutShort || compiling)) compiled.add(lang);
+      // A line within the limit, or a whole compile budget spent: either way the grammar is
+      // compiled. Not by a blank line: Shiki does not tokenize it, and a streaming block's
+      // growing last line is empty first, so its first real line would have had no retries.
+      if (compiling && line.trim() !== '') compiled.add(lang);
       if (tried.cutShort && budget > 0 && line.trim().length >= SLOW_LINE_MIN_LENGTH) slow = line;
       const lines = tried.result;
       // A line cut short ends in the middle of it (inside a parameter list, say): carried on,
@@ -160,9 +160,10 @@ export async function createLineTokenizer(
 /**
  * Runs `tokenize`, and again while a pass took the time limit or longer (it came back cut
  * short: the rest of the line one run in the last colour, which Shiki does not say), until
- * the passes have taken `budgetMs` in all. `cutShort`: the last pass was not within the limit. The first lines of a grammar compile its expressions; on
- * an overloaded machine that took three passes over the limit, and each pass keeps what it
- * compiled, so the next gets further.
+ * the passes have taken `budgetMs` in all. `cutShort`: the last pass was not within the
+ * limit. The first lines of a grammar compile its expressions; on an overloaded machine that
+ * took three passes over the limit, and each pass keeps what it compiled, so the next gets
+ * further.
  */
 export function againWhenCutShort<T>(
   tokenize: () => T,
