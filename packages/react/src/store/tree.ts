@@ -87,7 +87,7 @@ function build<V>(lazy: LazyRecord<V>): Readonly<Record<string, V>> {
     const record: Record<string, V> = { ...lazy.base };
     for (const [id, value] of lazy.changes) setEntry(record, id, value);
     lazy.built = record;
-    lazy.base = lazy.built;
+    lazy.base = record;
     lazy.changes = NO_CHANGES;
   }
   return lazy.built;
