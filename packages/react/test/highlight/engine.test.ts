@@ -1,4 +1,4 @@
-import type { ThemedTokenWithVariants } from 'shiki/types';
+import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
 import { describe, expect, it } from 'vitest';
 import {
   againWhenCutShort,
@@ -103,6 +103,29 @@ describe('createLineTokenizer', () => {
    */
   const realTs = () => createLineTokenizer('ts', undefined, WORKER_RETRY_BUDGETS);
 
+  /** The real tokenizer once TypeScript counts as compiled (it has tokenized a line). */
+  async function compiledTs() {
+    const real = await realTs();
+    real?.('const compiled = true;', undefined);
+    return real;
+  }
+
+  /** Ends inside its parameter list when whole; the next line's `return a` is a parameter. */
+  const OPEN_PARAMETERS = 'function add(a: number,';
+  /** The next line's runs and light colours, from the state `state` handed on. */
+  async function nextLineFrom(state: GrammarState | undefined) {
+    const real = await realTs();
+    return (real?.('  return a;', state).tokens ?? []).map((t) => [t.content, t.light]);
+  }
+  const AFTER_WHOLE = [
+    ['  return a', '#953800'],
+    [';', undefined],
+  ];
+  const AFTER_CUT = [
+    ['  return', '#cf222e'],
+    [' a;', undefined],
+  ];
+
   // On a busy machine compiling the grammar took longer than the limit and this line came back
   // in one colour after `const`; on a quick one it passes either way.
   it("colours the grammar's first line as the compiled grammar does", async () => {
@@ -125,31 +148,20 @@ describe('createLineTokenizer', () => {
     // Every pass looks as if it took the limit, so every line counts as cut short.
     const slow = await createLineTokenizer('ts', () => (clock += 100));
     const real = await realTs();
-    const first = 'function add(a: number,';
-    const second = '  return a;';
-    const afterCut = slow?.(first, undefined);
-    const afterWhole = real?.(first, undefined);
+    const afterCut = slow?.(OPEN_PARAMETERS, undefined);
+    const afterWhole = real?.(OPEN_PARAMETERS, undefined);
     expect(afterCut).toBeDefined();
     expect(afterWhole).toBeDefined();
-    const colour = (tokens: readonly { content: string; light?: string | undefined }[]) =>
-      tokens.map((t) => [t.content, t.light]);
     // Whole, the first line ends inside the parameter list, where `return a` is a parameter.
-    expect(colour(real?.(second, afterWhole?.state).tokens ?? [])).toEqual([
-      ['  return a', '#953800'],
-      [';', undefined],
-    ]);
+    expect(await nextLineFrom(afterWhole?.state)).toEqual(AFTER_WHOLE);
     // Cut short, its state is the one it started from: `return` is the keyword again.
-    expect(colour(slow?.(second, afterCut?.state).tokens ?? [])).toEqual([
-      ['  return', '#cf222e'],
-      [' a;', undefined],
-    ]);
+    expect(await nextLineFrom(afterCut?.state)).toEqual(AFTER_CUT);
   }, 20_000);
 
   // CI's and a clean clone's failures came on overloaded machines, in the Worker, where a pass
   // more only holds the colours: there the budgets outlast what the main thread's allow.
   it("outlasts in the Worker a second-long stall that the main thread's budget gives up on", async () => {
-    const real = await realTs();
-    real?.('const compiled = true;', undefined);
+    await compiledTs();
     /** Every read a tenth of a second later until a second has passed: passes look cut short. */
     const stalling = () => {
       let t = 0;
@@ -157,27 +169,14 @@ describe('createLineTokenizer', () => {
     };
     const onMain = await createLineTokenizer('ts', stalling());
     const inWorker = await createLineTokenizer('ts', stalling(), WORKER_RETRY_BUDGETS);
-    const first = 'function add(a: number,';
-    const next = (tokenizer: typeof real) =>
-      real?.('  return a;', tokenizer?.(first, undefined).state).tokens.map((t) => [
-        t.content,
-        t.light,
-      ]);
     // Whole: the next line starts inside the parameter list.
-    expect(next(inWorker)).toEqual([
-      ['  return a', '#953800'],
-      [';', undefined],
-    ]);
+    expect(await nextLineFrom(inWorker?.(OPEN_PARAMETERS, undefined).state)).toEqual(AFTER_WHOLE);
     // Kept as cut short: the next line starts where this one did.
-    expect(next(onMain)).toEqual([
-      ['  return', '#cf222e'],
-      [' a;', undefined],
-    ]);
+    expect(await nextLineFrom(onMain?.(OPEN_PARAMETERS, undefined).state)).toEqual(AFTER_CUT);
   }, 20_000);
 
   it('gives a line that is slow in itself one pass once it has spent a budget, as it grows', async () => {
-    const real = await realTs();
-    real?.('const compiled = true;', undefined);
+    await compiledTs();
     let reads = 0;
     // Every pass looks 100 ms long, for good.
     const slow = await createLineTokenizer('ts', () => ++reads * 100, WORKER_RETRY_BUDGETS);
@@ -221,20 +220,13 @@ describe('createLineTokenizer', () => {
   // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
   // an earlier block had compiled. The machine had stalled the pass, not the line.
   it("tokenizes again a compiled grammar's line that a stall cut short, and keeps it whole", async () => {
-    const real = await realTs();
-    real?.('const compiled = true;', undefined);
+    await compiledTs();
     let reads = 0;
     // The first pass looks as if it took 150 ms; the second is quick.
     const stalledOnce = await createLineTokenizer('ts', () => (++reads >= 3 ? 150 : 0));
-    const first = 'function add(a: number,';
-    const afterStall = stalledOnce?.(first, undefined);
+    const afterStall = stalledOnce?.(OPEN_PARAMETERS, undefined);
     expect(reads).toBe(5);
-    const colour = (tokens: readonly { content: string; light?: string | undefined }[]) =>
-      tokens.map((t) => [t.content, t.light]);
     // Kept whole: the next line starts inside the parameter list, as after the whole line.
-    expect(colour(real?.('  return a;', afterStall?.state).tokens ?? [])).toEqual([
-      ['  return a', '#953800'],
-      [';', undefined],
-    ]);
+    expect(await nextLineFrom(afterStall?.state)).toEqual(AFTER_WHOLE);
   }, 20_000);
 });
