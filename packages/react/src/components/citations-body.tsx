@@ -130,7 +130,8 @@ export const SourcesListBody = memo(function SourcesListBody({
       <p className="ms-citations__label" id={labelId}>
         {label}
       </p>
-      <ol className="ms-citations__list ms-sources__list" aria-labelledby={labelId}>
+      {/* biome-ignore lint/a11y/noRedundantRoles: Safari drops a list's role when it has no list-style (content.css draws the numbers) */}
+      <ol role="list" className="ms-citations__list ms-sources__list" aria-labelledby={labelId}>
         {sources.map((source) => (
           <li
             key={source.key}
