@@ -7,7 +7,7 @@
 import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { bundledLanguages } from 'shiki/langs';
-import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
+import type { Grammar, GrammarState, ThemedTokenWithVariants } from 'shiki/types';
 import { mergeCodeTokens } from './merge-tokens.js';
 import type { CodeToken, LineTokenizer } from './tokens.js';
 
@@ -31,6 +31,27 @@ const MAX_LINE_LENGTH = 2000;
  * for good.
  */
 const LINE_TIME_LIMIT_MS = 100;
+
+/**
+ * Whether a grammar's pass since the flag was last cleared stopped at the time limit. The
+ * grammar says so (`stoppedEarly`) but Shiki drops it, so each grammar's `tokenizeLine2` is
+ * wrapped once to raise this. Timing our own pass instead misjudged lines: a pass covers both
+ * themes, so two whole passes of 60 ms each looked cut short.
+ */
+let stoppedEarly = false;
+const watched = new WeakSet<Grammar>();
+
+function watchStops(grammar: Grammar): void {
+  if (watched.has(grammar)) return;
+  watched.add(grammar);
+  const tokenizeLine2 = grammar.tokenizeLine2.bind(grammar);
+  grammar.tokenizeLine2 = (line, state, limit) => {
+    const result = tokenizeLine2(line, state, limit);
+    if (result.stoppedEarly) stoppedEarly = true;
+    return result;
+  };
+}
+
 /**
  * How long the passes over one line may take in all, before a line still cut short is kept as
  * it came back (`againWhenCutShort`). The limit is wall-clock time, so a busy machine cuts
@@ -116,6 +137,7 @@ export async function createLineTokenizer(
     const lang = await loadLanguage(core, language);
     if (lang === null) return null;
     const plain = { light: defaultColor(core, LIGHT), dark: defaultColor(core, DARK) };
+    watchStops(core.getLanguage(lang));
     const tokenizeLine = (line: string, grammarState?: GrammarState) =>
       core.codeToTokensWithThemes(line, {
         lang,
@@ -133,10 +155,14 @@ export async function createLineTokenizer(
     let slow: string | null = null;
     return (line, state) => {
       if (slow !== null && !line.startsWith(slow)) slow = null;
-      const run = () => tokenizeLine(line, state);
+      const run = () => {
+        stoppedEarly = false;
+        const result = tokenizeLine(line, state);
+        return { result, cutShort: stoppedEarly };
+      };
       const compiling = !compiled.has(lang);
       const budget = slow !== null ? 0 : compiling ? budgets.compileMs : budgets.stallMs;
-      const tried = againWhenCutShort(run, LINE_TIME_LIMIT_MS, now, budget);
+      const tried = againWhenCutShort(run, now, budget);
       // A line within the limit, or a whole compile budget spent: either way the grammar is
       // compiled. Not by a blank line: Shiki does not tokenize it, and a streaming block's
       // growing last line is empty first, so its first real line would have had no retries.
@@ -158,26 +184,21 @@ export async function createLineTokenizer(
 }
 
 /**
- * Runs `tokenize`, and again while a pass took the time limit or longer (it came back cut
- * short: the rest of the line one run in the last colour, which Shiki does not say), until
- * the passes have taken `budgetMs` in all. `cutShort`: the last pass was not within the
- * limit. The first lines of a grammar compile its expressions; on an overloaded machine that
- * took three passes over the limit, and each pass keeps what it compiled, so the next gets
- * further.
+ * Runs `tokenize`, and again while a pass comes back cut short (the rest of the line one run
+ * in the last colour), until the passes have taken `budgetMs` in all; then the last pass is
+ * kept as it is. The first lines of a grammar compile its expressions; on an overloaded
+ * machine that took three passes over the limit, and each pass keeps what it compiled, so the
+ * next gets further.
  */
 export function againWhenCutShort<T>(
-  tokenize: () => T,
-  limitMs: number,
+  tokenize: () => { result: T; cutShort: boolean },
   now: () => number = () => performance.now(),
   budgetMs = 0,
 ): { result: T; cutShort: boolean } {
   const began = now();
   for (;;) {
-    const started = now();
-    const result = tokenize();
-    const ended = now();
-    if (ended - started < limitMs) return { result, cutShort: false };
-    if (ended - began >= budgetMs) return { result, cutShort: true };
+    const pass = tokenize();
+    if (!pass.cutShort || now() - began >= budgetMs) return pass;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { GrammarState, ThemedTokenWithVariants } from 'shiki/types';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   againWhenCutShort,
   createLineTokenizer,
@@ -55,43 +55,53 @@ describe('toCodeTokens', () => {
 });
 
 describe('againWhenCutShort', () => {
-  /** A pass that advances the clock by the next of `costs` (the last one from then on). */
-  function passes(costs: number[]) {
+  /** Passes of `costMs` each on a fake clock, cut short as `cuts` says (the last from then on). */
+  function passes(cuts: boolean[], costMs: number) {
     let clock = 0;
     let calls = 0;
     const tokenize = () => {
-      clock += costs[Math.min(calls, costs.length - 1)] ?? 0;
-      return ++calls;
+      clock += costMs;
+      const cutShort = cuts[Math.min(calls, cuts.length - 1)] ?? false;
+      return { result: ++calls, cutShort };
     };
     return { tokenize, now: () => clock, calls: () => calls };
   }
 
-  // [what it shows, each pass's cost (the last from then on), the budget, what it returns]:
-  // `result` is the number of passes taken.
+  // [what it shows, whether each pass is cut short (the last from then on), each pass's cost,
+  // the budget, what it returns]: `result` is the number of passes taken.
   it.each([
-    ['keeps a pass that ran within the limit', [40], 2000, { result: 1, cutShort: false }],
     [
-      'with no budget (a line known to be slow), keeps a slow pass and says it was cut short',
-      [150, 5],
+      'keeps a whole pass, however long it took',
+      [false],
+      150,
+      2000,
+      { result: 1, cutShort: false },
+    ],
+    [
+      'with no budget (a line known to be slow), keeps a cut-short pass and says so',
+      [true, false],
+      150,
       undefined,
       { result: 1, cutShort: true },
     ],
     [
-      'tokenizes again while passes take the limit, more than three times within the budget',
-      [120, 120, 120, 120, 120, 5],
+      'tokenizes again while passes come back cut short, more than three times within the budget',
+      [true, true, true, true, true, false],
+      120,
       2000,
       { result: 6, cutShort: false },
     ],
     // 7 × 150 ms is the first total at or over 1,000 ms.
     [
       'stops once the passes have taken the budget, and says the last was cut short',
-      [150],
+      [true],
+      150,
       1000,
       { result: 7, cutShort: true },
     ],
-  ] as const)('%s', (_, costs, budget, expected) => {
-    const { tokenize, now, calls } = passes([...costs]);
-    expect(againWhenCutShort(tokenize, 100, now, budget)).toEqual(expected);
+  ] as const)('%s', (_, cuts, costMs, budget, expected) => {
+    const { tokenize, now, calls } = passes([...cuts], costMs);
+    expect(againWhenCutShort(tokenize, now, budget)).toEqual(expected);
     expect(calls()).toBe(expected.result);
   });
 });
@@ -126,6 +136,23 @@ describe('createLineTokenizer', () => {
     [' a;', undefined],
   ];
 
+  /**
+   * Stalls the grammar's own clock (the tokenizer times a pass with `Date.now`) while
+   * `stalled()` holds: each read is a second later, so a pass stops at its first check and
+   * comes back cut short, as on a machine that stalled it.
+   */
+  function stallGrammarWhile(stalled: () => boolean) {
+    const real = Date.now;
+    let offset = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      if (stalled()) offset += 1000;
+      return real() + offset;
+    });
+  }
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   // On a busy machine compiling the grammar took longer than the limit and this line came back
   // in one colour after `const`; on a quick one it passes either way.
   it("colours the grammar's first line as the compiled grammar does", async () => {
@@ -145,11 +172,13 @@ describe('createLineTokenizer', () => {
   // parameter list, and the next line started there: `  return a` drawn as one parameter.
   it('starts the line after a cut-short line from the state before it, not from the cut', async () => {
     let clock = 0;
-    // Every pass looks as if it took the limit, so every line counts as cut short.
     const slow = await createLineTokenizer('ts', () => (clock += 100));
     const real = await realTs();
-    const afterCut = slow?.(OPEN_PARAMETERS, undefined);
     const afterWhole = real?.(OPEN_PARAMETERS, undefined);
+    let stalled = true;
+    stallGrammarWhile(() => stalled);
+    const afterCut = slow?.(OPEN_PARAMETERS, undefined);
+    stalled = false;
     expect(afterCut).toBeDefined();
     expect(afterWhole).toBeDefined();
     // Whole, the first line ends inside the parameter list, where `return a` is a parameter.
@@ -158,50 +187,67 @@ describe('createLineTokenizer', () => {
     expect(await nextLineFrom(afterCut?.state)).toEqual(AFTER_CUT);
   }, 20_000);
 
+  // A pass times both themes, each against the limit: two whole passes of 60 ms looked like one
+  // of 120 ms cut short, so a whole line was tokenized again for the budget and then handed on
+  // the state from before it.
+  it('keeps a whole line that took long, without passes more', async () => {
+    await compiledTs();
+    let reads = 0;
+    // Every pass looks 150 ms long; the grammar finishes the line.
+    const long = await createLineTokenizer('ts', () => ++reads * 150);
+    const afterLong = long?.(OPEN_PARAMETERS, undefined);
+    // One read to begin; a whole pass ends it, however long it took.
+    expect(reads).toBe(1);
+    expect(await nextLineFrom(afterLong?.state)).toEqual(AFTER_WHOLE);
+  }, 20_000);
+
   // CI's and a clean clone's failures came on overloaded machines, in the Worker, where a pass
   // more only holds the colours: there the budgets outlast what the main thread's allow.
   it("outlasts in the Worker a second-long stall that the main thread's budget gives up on", async () => {
     await compiledTs();
-    /** Every read a tenth of a second later until a second has passed: passes look cut short. */
-    const stalling = () => {
-      let t = 0;
-      return () => (t += t < 1000 ? 100 : 0);
-    };
-    const onMain = await createLineTokenizer('ts', stalling());
-    const inWorker = await createLineTokenizer('ts', stalling(), WORKER_RETRY_BUDGETS);
+    let t = 0;
+    /** Every read a tenth of a second later until a second has passed; the grammar stalls as long. */
+    const stalling = () => (t += t < 1000 ? 100 : 0);
+    stallGrammarWhile(() => t < 1000);
+    const onMain = await createLineTokenizer('ts', stalling);
+    const inWorker = await createLineTokenizer('ts', stalling, WORKER_RETRY_BUDGETS);
+    const onMainState = onMain?.(OPEN_PARAMETERS, undefined).state;
+    t = 0;
+    const inWorkerState = inWorker?.(OPEN_PARAMETERS, undefined).state;
     // Whole: the next line starts inside the parameter list.
-    expect(await nextLineFrom(inWorker?.(OPEN_PARAMETERS, undefined).state)).toEqual(AFTER_WHOLE);
+    expect(await nextLineFrom(inWorkerState)).toEqual(AFTER_WHOLE);
     // Kept as cut short: the next line starts where this one did.
-    expect(await nextLineFrom(onMain?.(OPEN_PARAMETERS, undefined).state)).toEqual(AFTER_CUT);
+    expect(await nextLineFrom(onMainState)).toEqual(AFTER_CUT);
   }, 20_000);
 
   it('gives a line that is slow in itself one pass once it has spent a budget, as it grows', async () => {
     await compiledTs();
     let reads = 0;
-    // Every pass looks 100 ms long, for good.
+    // Every pass 100 ms long and cut short, for good.
     const slow = await createLineTokenizer('ts', () => ++reads * 100, WORKER_RETRY_BUDGETS);
-    slow?.('const values = [1, 2, 3,', undefined);
-    // Two reads a pass, and one to begin: 2 s of passes.
-    expect(reads).toBe(21);
-    reads = 0;
-    slow?.('const values = [1, 2, 3, 4,', undefined);
-    expect(reads).toBe(3);
+    stallGrammarWhile(() => true);
+    /** Passes over `line`: one read of the clock to begin, one after each pass. */
+    const passesOver = (line: string) => {
+      reads = 0;
+      slow?.(line, undefined);
+      return reads - 1;
+    };
+    // 2 s of passes.
+    expect(passesOver('const values = [1, 2, 3,')).toBe(20);
+    expect(passesOver('const values = [1, 2, 3, 4,')).toBe(1);
     // A line that does not start with it gets the budget again.
-    reads = 0;
-    slow?.('let b = 1;', undefined);
-    expect(reads).toBe(21);
+    expect(passesOver('let b = 1;')).toBe(20);
     // A short line is never counted slow (a stall can outlast a budget): what follows it, and
     // starts with it, still gets the budget.
-    reads = 0;
-    slow?.('let b = 1; let c = 2;', undefined);
-    expect(reads).toBe(21);
+    expect(passesOver('let b = 1; let c = 2;')).toBe(20);
   }, 20_000);
 
   it("counts a grammar compiled only after a line with something on it (a streaming block's last line is empty first)", async () => {
     let stalling = false;
     let time = 0;
     let reads = 0;
-    // Quick until told to stall; then every read 100 ms later until half a second has passed.
+    // Quick until told to stall; then every read 100 ms later until half a second has passed,
+    // and the grammar stalls as long.
     const now = () => {
       reads++;
       if (stalling && time < 500) time += 100;
@@ -210,11 +256,13 @@ describe('createLineTokenizer', () => {
     const tokenizer = await createLineTokenizer('python', now, { compileMs: 1000, stallMs: 0 });
     tokenizer?.('', undefined);
     stalling = true;
+    stallGrammarWhile(() => time < 500);
     reads = 0;
     tokenizer?.('def area(width, height):', undefined);
-    // Still compiling: tried again until a pass is quick (two slow passes, then one), where a
-    // compiled grammar's budget (none here) would have kept the first pass, cut short.
-    expect(reads).toBe(7);
+    // Still compiling: tried again until a pass is whole (a read to begin, one after each of
+    // four passes cut short, then a whole one), where a compiled grammar's budget (none here)
+    // would have kept the first pass, cut short.
+    expect(reads).toBe(5);
   }, 20_000);
 
   // CI: a block's first line kept its dark-theme colours cut short after `from`, in a grammar
@@ -222,10 +270,12 @@ describe('createLineTokenizer', () => {
   it("tokenizes again a compiled grammar's line that a stall cut short, and keeps it whole", async () => {
     await compiledTs();
     let reads = 0;
-    // The first pass looks as if it took 150 ms; the second is quick.
-    const stalledOnce = await createLineTokenizer('ts', () => (++reads >= 3 ? 150 : 0));
+    const stalledOnce = await createLineTokenizer('ts', () => ++reads);
+    // The first pass (after the first read) stalls; the second does not.
+    stallGrammarWhile(() => reads === 1);
     const afterStall = stalledOnce?.(OPEN_PARAMETERS, undefined);
-    expect(reads).toBe(5);
+    // A read to begin, one after the pass cut short; the whole one ends it.
+    expect(reads).toBe(2);
     // Kept whole: the next line starts inside the parameter list, as after the whole line.
     expect(await nextLineFrom(afterStall?.state)).toEqual(AFTER_WHOLE);
   }, 20_000);
