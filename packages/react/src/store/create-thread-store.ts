@@ -260,15 +260,22 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       .read()
       .then((saved) => {
         const value = saved as { threads?: unknown[]; activeId?: string | null } | undefined;
-        if (!Array.isArray(value?.threads) || store.getState().threads.length > 0) return;
-        const threads = byActivity(
-          value.threads
+        if (!Array.isArray(value?.threads)) return;
+        // Threads made before the read settled (New conversation pressed at once) join the
+        // saved ones: the list written next must still name every saved thread.
+        const current = store.getState();
+        const made = new Set(current.threads.map((t) => t.id));
+        const threads = byActivity([
+          ...current.threads,
+          ...value.threads
             .map((t) => savedSummary(t, untitled))
-            .filter((t): t is ThreadSummary => t !== null),
-        );
-        const activeId = threads.some((t) => t.id === value.activeId)
-          ? (value.activeId as string)
-          : (threads[0]?.id ?? null);
+            .filter((t): t is ThreadSummary => t !== null && !made.has(t.id)),
+        ]);
+        const activeId =
+          current.activeId ??
+          (threads.some((t) => t.id === value.activeId)
+            ? (value.activeId as string)
+            : (threads[0]?.id ?? null));
         store.setState({ threads, activeId });
       })
       // Saving begins only after a good read: after a failed one, writing the list would

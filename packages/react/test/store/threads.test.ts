@@ -207,6 +207,46 @@ describe('createThreadStore', () => {
       expect(restored?.getState().turns).toHaveLength(2);
     });
   });
+  // An attack review: New conversation pressed before the saved list was read wrote a list of
+  // that one thread, and every saved thread was gone from the list after the next reload.
+  it('keeps the saved threads when one is made before the saved list was read', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('A.')),
+      () => sse(textAnswer('B.')),
+      () => sse(textAnswer('C.')),
+    );
+    const first = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
+    await first.restored;
+    for (const text of ['Trip to Lisbon', 'Recipe']) {
+      const id = first.getState().newThread();
+      await first.getState().chatOf(id)?.getState().send(text);
+      await first.getState().chatOf(id)?.flush();
+    }
+    first.dispose();
+
+    const second = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
+    const made = second.getState().newThread();
+    await second.restored;
+    // The new thread stays the one shown, beside the saved ones.
+    expect(second.getState().activeId).toBe(made);
+    await second.getState().chatOf(made)?.getState().send('Weather');
+    await second.getState().chatOf(made)?.flush();
+    const titles = () => second.getState().threads.map((t) => t.title);
+    expect(titles()).toEqual(['Weather', 'Recipe', 'Trip to Lisbon']);
+    second.dispose();
+
+    await vi.waitFor(async () => {
+      const third = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+      await third.restored;
+      expect(third.getState().threads.map((t) => t.title)).toEqual([
+        'Weather',
+        'Recipe',
+        'Trip to Lisbon',
+      ]);
+      third.dispose();
+    });
+  });
 });
 
 describe('createThreadStore: a saved list that cannot be read', () => {
