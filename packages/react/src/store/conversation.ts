@@ -9,6 +9,7 @@ import {
   sendableContent,
   type ToolUseBlock,
 } from '@message-stream/core';
+import { jsonText } from './json-text.js';
 import type { AssistantTurn, ToolResultState, Turn, UserTurn } from './types.js';
 
 /** A tool call is answered once its result is final (not awaiting approval, not running). */
@@ -79,11 +80,7 @@ export function toolResultContent(content: unknown): string | ContentBlockParam[
     return content as ContentBlockParam[];
   }
   if (content === undefined) return '';
-  try {
-    return JSON.stringify(content);
-  } catch {
-    return String(content);
-  }
+  return jsonText(content) ?? String(content);
 }
 
 /** The user turn that hands tool results back, in tool-call order. */

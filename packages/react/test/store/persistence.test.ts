@@ -264,6 +264,57 @@ describe('persistence in IndexedDB', () => {
     expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Kept.');
   });
 
+  // An attack review: one tool result with a BigInt made every later write throw, so nothing
+  // of the conversation was saved again.
+  it.each([
+    ['indexeddb', undefined],
+    ['localstorage', 'localstorage'],
+  ] as const)(
+    'saves a conversation whose tool result JSON cannot hold (%s)',
+    async (_, storage) => {
+      const name = uniqueName();
+      const onPersistError = vi.fn();
+      const cyclic: Record<string, unknown> = { place: 'Paris' };
+      cyclic.self = cyclic;
+      const { fetch, requests } = scriptedFetch(
+        () => sse(fixture('spec-tool-use')),
+        () => sse(textAnswer('It is sunny.')),
+        () => sse(textAnswer('Second answer.')),
+      );
+      const persist = storage ? { name, storage } : { name };
+      const store = createChatStore({
+        request,
+        fetch,
+        batch: false,
+        persist,
+        onPersistError,
+        onToolCall: () => ({ temperature: 21n, where: cyclic }),
+      });
+      await store.restored;
+      await store.getState().send('Weather?');
+      await store.getState().send('Thanks, and another question');
+      await store.flush();
+      expect(onPersistError).not.toHaveBeenCalled();
+      // The API got the result as text, the BigInt as its digits.
+      const toolResults = JSON.stringify(
+        (requests[1]?.body.messages as unknown[] | undefined)?.at(-1),
+      );
+      expect(toolResults).toContain('\\"temperature\\":\\"21\\"');
+      expect(toolResults).toContain('[Circular]');
+      const reread = createChatStore({ request, batch: false, persist });
+      await reread.restored;
+      expect(reread.getState().turns.map((turn) => turn.role)).toEqual([
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+      expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Second answer.');
+    },
+  );
+
   it('reports a failing write and keeps the conversation in memory', async () => {
     const name = uniqueName();
     const onPersistError = vi.fn();

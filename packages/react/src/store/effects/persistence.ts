@@ -14,6 +14,7 @@
  */
 import { loadOnce } from '../../load-once.js';
 import { idbDelMany, idbGet, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
+import { jsonText } from '../json-text.js';
 import type { ChatModel } from '../reducer.js';
 import type { ChatPersistStorage, ConversationTree, PersistErrorInfo } from '../types.js';
 import { restoredTree } from './restore.js';
@@ -43,8 +44,11 @@ export interface Backend {
   write(model: ChatModel): Promise<void>;
 }
 
-/** JSON-safe copy: tool inputs are read once, live parser state is not kept. */
-export const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+/**
+ * JSON-safe copy: tool inputs are read once, live parser state is not kept, and a value JSON
+ * cannot hold (a tool result with a BigInt) is kept as text (`jsonText`), not thrown on.
+ */
+export const plain = <T>(value: T): T => JSON.parse(jsonText(value) ?? 'null') as T;
 
 function stringBackend(name: string, storage: ChatPersistStorage): Backend {
   return {
@@ -55,7 +59,7 @@ function stringBackend(name: string, storage: ChatPersistStorage): Backend {
       return text instanceof Promise ? text.then(parse) : parse(text);
     },
     async write(model) {
-      await storage.setItem(name, JSON.stringify({ state: { tree: model.tree }, version: 1 }));
+      await storage.setItem(name, jsonText({ state: { tree: model.tree }, version: 1 }) as string);
     },
   };
 }
