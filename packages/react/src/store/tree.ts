@@ -69,7 +69,7 @@ const MAX_CHANGES = 16;
  * it would swap the record's prototype). Core's partial-JSON reader has the same rule
  * (`setOwn`, private to core).
  */
-function setEntry<V>(record: Record<string, V>, id: string, value: V): void {
+export function setEntry<V>(record: Record<string, V>, id: string, value: V): void {
   if (id === '__proto__') {
     Object.defineProperty(record, id, {
       value,

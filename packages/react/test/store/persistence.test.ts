@@ -3,6 +3,7 @@ import { accumulate, type StreamState, toMessage, validateMessages } from '@mess
 import * as idb from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
+import { idbSetMany, turnKeyOf } from '../../src/store/idb.js';
 import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 vi.mock('idb-keyval', async (original) => {
@@ -21,22 +22,33 @@ const textOf = (stream: StreamState) =>
 let names = 0;
 const uniqueName = () => `chat-${names++}`;
 
-/** A thread of one answered question saved in localStorage, its record edited, then read back. */
+/**
+ * A thread of answered questions (one, "Question", unless given) saved in localStorage, its
+ * record edited, then read back. The answers say "Kept." and then "Also kept.".
+ */
 async function rereadAfterEditing(
-  edit: (saved: { state: { tree: { nodes: Record<string, unknown> } } }) => void,
+  edit: (
+    saved: { state: { tree: { nodes: Record<string, Record<string, unknown>> } } },
+    ids: string[],
+  ) => void,
+  questions = ['Question'],
 ) {
   const name = uniqueName();
   const first = createChatStore({
     request,
-    fetch: scriptedFetch(() => sse(textAnswer('Kept.'))).fetch,
+    fetch: scriptedFetch(
+      () => sse(textAnswer('Kept.')),
+      () => sse(textAnswer('Also kept.')),
+    ).fetch,
     batch: false,
     persist: { name, storage: 'localstorage' },
   });
   await first.restored;
-  await first.getState().send('Question');
+  for (const question of questions) await first.getState().send(question);
   await first.flush();
+  const ids = first.getState().turns.map((turn) => turn.id);
   const saved = JSON.parse(localStorage.getItem(name) as string);
-  edit(saved);
+  edit(saved, ids);
   localStorage.setItem(name, JSON.stringify(saved));
   const onPersistError = vi.fn();
   const reread = createChatStore({
@@ -229,6 +241,58 @@ describe('persistence in IndexedDB', () => {
     expect(reread.getState().tree.nodes.broken).toBeUndefined();
   });
 
+  // An attack review: records of the right role but the wrong shape passed the check, then
+  // threw later: in render (a user message's content an object), in send (an answer's content
+  // not a list) or in the read itself (an interrupted one), which lost the whole thread; and a
+  // damaged record in the middle cut the shown path there.
+  it.each([
+    [
+      "a user message's content that is not text or a list",
+      (nodes: Record<string, Record<string, unknown>>, ids: string[]) => {
+        (nodes[ids[2] as string] as Record<string, unknown>).content = { text: 'hi' };
+      },
+    ],
+    [
+      "an answer's content that is not a list",
+      (nodes: Record<string, Record<string, unknown>>, ids: string[]) => {
+        const stream = nodes[ids[1] as string]?.stream as { message: { content: unknown } };
+        stream.message.content = 'oops';
+      },
+    ],
+    [
+      'an answer cut off by a reload whose content is a list of nothing',
+      (nodes: Record<string, Record<string, unknown>>, ids: string[]) => {
+        const stream = nodes[ids[1] as string]?.stream as Record<string, unknown>;
+        stream.status = 'streaming';
+        stream.stopReceived = false;
+        (stream.message as { content: unknown }).content = [null];
+      },
+    ],
+    [
+      'an answer with no stream',
+      (nodes: Record<string, Record<string, unknown>>, ids: string[]) => {
+        (nodes[ids[1] as string] as Record<string, unknown>).stream = null;
+      },
+    ],
+  ])(
+    'leaves out %s, keeps every turn after it on the shown path, and sends again',
+    async (_, damage) => {
+      const { reread, onPersistError } = await rereadAfterEditing(
+        (saved, ids) => damage(saved.state.tree.nodes, ids),
+        ['First question', 'Second question'],
+      );
+      expect(onPersistError).not.toHaveBeenCalled();
+      const turns = reread.getState().turns;
+      expect(turns).toHaveLength(3);
+      expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Also kept.');
+      const { fetch } = scriptedFetch(() => sse(textAnswer('Sent.')));
+      reread.setOptions({ request, fetch, batch: false });
+      await reread.getState().send('Third question');
+      expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Sent.');
+      expect(reread.getState().turns).toHaveLength(5);
+    },
+  );
+
   it('shows a denial, skip or stop saved by an earlier version as that, not as a failure', async () => {
     // Earlier versions saved these as plain errors, with the kit's own sentences.
     const plain = (content: string) => ({ status: 'error', content, isError: true });
@@ -314,6 +378,27 @@ describe('persistence in IndexedDB', () => {
       expect(textOf(lastAnswer(reread.getState()).stream)).toBe('Second answer.');
     },
   );
+
+  it('reads the other turns when an IndexedDB turn record is null', async () => {
+    const name = uniqueName();
+    const { fetch } = scriptedFetch(
+      () => sse(textAnswer('Kept.')),
+      () => sse(textAnswer('Also kept.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await store.restored;
+    await store.getState().send('First question');
+    await store.getState().send('Second question');
+    await store.flush();
+    // The first answer's record, in the kit's database, set to null.
+    const answerId = store.getState().turns[1]?.id as string;
+    await idbSetMany([[turnKeyOf(name, answerId), null]]);
+    const onPersistError = vi.fn();
+    const reread = createChatStore({ request, batch: false, persist: { name }, onPersistError });
+    await reread.restored;
+    expect(onPersistError).not.toHaveBeenCalled();
+    expect(reread.getState().turns.map((turn) => turn.role)).toEqual(['user', 'user', 'assistant']);
+  });
 
   it('reports a failing write and keeps the conversation in memory', async () => {
     const name = uniqueName();

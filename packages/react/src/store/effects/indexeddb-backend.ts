@@ -4,7 +4,9 @@
  * immutable, so identity says it), never the whole conversation. Loaded on demand by
  * persistence.ts.
  */
+import { isPlainObject } from '@message-stream/core';
 import { idbDelMany, idbGet, idbGetMany, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
+import { setEntry } from '../tree.js';
 import type { ConversationTree, Turn } from '../types.js';
 import { type Backend, plain } from './persistence.js';
 import { restoredTree } from './restore.js';
@@ -29,7 +31,10 @@ export function indexedDbBackend(name: string): Backend {
       if (meta === undefined || !Array.isArray(meta.ids)) return null;
       const turns = await idbGetMany<Turn>(meta.ids.map(turnKey));
       const nodes: Record<string, Turn> = {};
-      for (const turn of turns) if (turn !== undefined) nodes[turn.id] = turn;
+      // A record that is not an object (null, damaged) names no turn; restoredTree checks the rest.
+      for (const turn of turns) {
+        if (isPlainObject(turn) && typeof turn.id === 'string') setEntry(nodes, turn.id, turn);
+      }
       const tree = restoredTree({ tree: { ...meta, nodes } });
       // What is stored is known: the first write sends only what changes after this.
       if (tree !== null) {

@@ -4,7 +4,7 @@
  * resume, on whichever branch it was. A tool that was running has no result to give.
  */
 import { endStream, isFinalStatus, isPlainObject } from '@message-stream/core';
-import { linearTree, recordOf } from '../tree.js';
+import { linearTree, ROOT, recordOf, setEntry } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
 import { DEFAULT_DENIAL, DENIED_BY_NEW_MESSAGE, STOPPED_RESULT } from './tool-loop.js';
 
@@ -83,14 +83,81 @@ const marked = (result: ToolResultState): ToolResultState =>
  */
 function isTurn(value: unknown): value is Turn {
   if (!isPlainObject(value) || typeof value.id !== 'string' || value.id === '') return false;
-  if (value.role === 'user') return true;
+  if (value.role === 'user') {
+    return typeof value.content === 'string' || isListOf(value.content, hasType);
+  }
+  const stream = value.stream;
   return (
     value.role === 'assistant' &&
-    isPlainObject(value.stream) &&
-    typeof value.stream.status === 'string' &&
+    isPlainObject(stream) &&
+    typeof stream.status === 'string' &&
+    (stream.message === null ||
+      (isPlainObject(stream.message) &&
+        isListOf(stream.message.content, (entry) => hasType(entry.block)))) &&
     (value.toolResults === undefined || isPlainObject(value.toolResults))
   );
 }
+
+/** A block or content part: an object with a type (what every view reads first). */
+const hasType = (value: unknown): boolean => isPlainObject(value) && typeof value.type === 'string';
+
+const isListOf = (value: unknown, each: (entry: Record<string, unknown>) => boolean): boolean =>
+  Array.isArray(value) && value.every((entry) => isPlainObject(entry) && each(entry));
+
+/** Settled, or left out when even that fails on it: one record never fails the read. */
+function settledEntries(entries: [string, unknown][]): [string, Turn][] {
+  return entries.flatMap(([id, turn]): [string, Turn][] => {
+    if (!isTurn(turn)) return [];
+    try {
+      return [[id, settleTurn(turn)]];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The tree without the turns left out: each one's children take its place under its parent,
+ * so the turns after a damaged record are still on the shown path instead of cut off there.
+ */
+function withoutLeftOut(tree: ConversationTree, nodes: Record<string, Turn>): ConversationTree {
+  const parents = recordOf(Object.entries(tree.parents ?? {}));
+  const children = recordOf(Object.entries(tree.children ?? {}));
+  const selected = recordOf(Object.entries(tree.selected ?? {}));
+  // A turn is left out when its record was (damaged), or missing (a record IndexedDB lost).
+  for (const id of new Set([...Object.keys(tree.nodes ?? {}), ...Object.keys(parents)])) {
+    if (Object.hasOwn(nodes, id)) continue;
+    const parent = Object.hasOwn(parents, id) ? (parents[id] as string) : ROOT;
+    const kids = listAt(children, id);
+    const siblings = listAt(children, parent);
+    const at = siblings.indexOf(id);
+    setEntry(
+      children,
+      parent,
+      at === -1
+        ? [...siblings, ...kids]
+        : [...siblings.slice(0, at), ...kids, ...siblings.slice(at + 1)],
+    );
+    for (const kid of kids) setEntry(parents, kid, parent);
+    // The parent's shown child was this turn: its own shown child is shown in its place.
+    const shown = Object.hasOwn(selected, parent) ? selected[parent] : undefined;
+    if (at !== -1 && shown === at && kids.length > 0) {
+      const own = Object.hasOwn(selected, id) ? (selected[id] as number) : kids.length - 1;
+      setEntry(selected, parent, at + Math.min(Math.max(own, 0), kids.length - 1));
+    } else if (at !== -1 && typeof shown === 'number' && shown > at) {
+      setEntry(selected, parent, shown + kids.length - 1);
+    }
+    delete children[id];
+    delete parents[id];
+    delete selected[id];
+  }
+  return { nodes, parents, children, selected };
+}
+
+const listAt = (record: Record<string, readonly string[]>, id: string): string[] => {
+  const list = Object.hasOwn(record, id) ? record[id] : undefined;
+  return Array.isArray(list) ? list.filter((kid): kid is string => typeof kid === 'string') : [];
+};
 
 /**
  * The tree a stored value holds, settled; null when it holds none. Reads this store's
@@ -100,19 +167,10 @@ export function restoredTree(stored: unknown): ConversationTree | null {
   const value = (stored as { state?: unknown } | null)?.state ?? stored;
   const tree = (value as { tree?: ConversationTree } | null)?.tree;
   if (tree !== undefined && tree !== null && typeof tree === 'object') {
-    const nodes = recordOf(
-      Object.entries(tree.nodes ?? {})
-        .filter(([, turn]) => isTurn(turn))
-        .map(([id, turn]) => [id, settleTurn(turn)]),
-    );
-    return {
-      nodes,
-      parents: tree.parents ?? {},
-      children: tree.children ?? {},
-      selected: tree.selected ?? {},
-    };
+    const nodes = recordOf(settledEntries(Object.entries(tree.nodes ?? {})));
+    return withoutLeftOut(tree, nodes);
   }
   const turns = (value as { turns?: unknown } | null)?.turns;
   if (!Array.isArray(turns)) return null;
-  return linearTree(turns.filter(isTurn).map(settleTurn));
+  return linearTree(settledEntries(turns.map((turn) => ['', turn])).map(([, turn]) => turn));
 }
