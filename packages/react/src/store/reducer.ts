@@ -199,8 +199,11 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
         finishedAt: action.finishedAt,
       }));
       const live = next.live === action.id ? null : next.live;
-      // A newer request, or another branch shown meanwhile, owns the status now.
-      if (!isLast(next, action.id)) return { ...next, live };
+      if (!isLast(next, action.id)) {
+        // A newer request owns the status now; with none (an earlier answer continued, or
+        // another branch shown meanwhile), the shown path says it.
+        return live === null ? settle({ ...next, live }) : { ...next, live };
+      }
       const status = action.toolsFollow ? 'running-tools' : statusOfStream(action.stream);
       return { ...next, live, status, error: action.stream.error };
     }

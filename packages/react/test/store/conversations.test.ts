@@ -263,6 +263,28 @@ describe('continueAnswer', () => {
     expect(validateMessages(requests[1]?.body.messages)).toEqual([]);
   });
 
+  // An attack review: continuing an earlier answer left the conversation `submitted` for
+  // good, so the composer stayed busy.
+  it('continues an earlier answer and then gives the status back to the last one', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('max-tokens')),
+      () => sse(textAnswer('Second answer.')),
+      () => sse(textAnswer(' and it ended.')),
+    );
+    const store = createChatStore({ request, fetch, batch: false });
+    await store.getState().send('Write a long essay');
+    const cut = store.getState().turns[1] as AssistantTurn;
+    await store.getState().send('Another question');
+    const continuing = store.getState().continueAnswer(cut.id);
+    expect(store.getState().status).toBe('submitted');
+    await continuing;
+    expect(requests).toHaveLength(3);
+    const continued = store.getState().turns[1] as AssistantTurn;
+    expect(textOf(continued.stream).endsWith('and it ended.')).toBe(true);
+    expect(store.getState().status).toBe('complete');
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('Second answer.');
+  });
+
   it('does nothing for an answer that did not stop at max_tokens', async () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('Done.')));
     const store = createChatStore({ request, fetch, batch: false });
