@@ -528,6 +528,33 @@ describe('createChatStore: races and history', () => {
     ]);
   });
 
+  // An attack review: a tool that ignores its signal held the conversation in running-tools
+  // after stop(), and a Regenerate waiting for it never sent.
+  it('stop ends client tools that ignore their signal at once, and Regenerate then asks again', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(fixture('spec-tool-use')),
+      () => sse(textAnswer('Regenerated.')),
+    );
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      onToolCall: () => new Promise(() => {}),
+    });
+    const sent = store.getState().send('Weather?');
+    await vi.waitFor(() => expect(store.getState().status).toBe('running-tools'));
+    store.getState().stop();
+    await sent;
+    expect(store.getState().status).toBe('aborted');
+    expect(Object.values(lastAnswer(store.getState()).toolResults)).toEqual([
+      expect.objectContaining({ status: 'error', endedBy: 'stop' }),
+    ]);
+    await store.getState().regenerate();
+    expect(requests).toHaveLength(2);
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('Regenerated.');
+    expect(store.getState().status).toBe('complete');
+  });
+
   it('retry of an answer loaded from history asks again with the conversation before it', async () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('4')));
     const store = createChatStore({ request, fetch, batch: false });

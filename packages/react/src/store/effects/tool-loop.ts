@@ -115,12 +115,15 @@ const toolRunsUnless = (signal: AbortSignal): Promise<Loaded> =>
         reason: `The tool could not be run: ${String(error)}`,
       }),
     ),
-    new Promise<Loaded>((resolve) => {
-      const stopped = () => resolve({ stopped: true });
-      if (signal.aborted) stopped();
-      else signal.addEventListener('abort', stopped, { once: true });
-    }),
+    whenAborted(signal).then((): Loaded => ({ stopped: true })),
   ]);
+
+/** Settles when `signal` aborts (at once if it has): what a wait is raced with to stop it. */
+export const whenAborted = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 
 /**
  * Runs the client tools of a finished answer with the chunk. Stopped while it loads, the

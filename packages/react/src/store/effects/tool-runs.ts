@@ -18,6 +18,7 @@ import {
   type Runner,
   runnerOf,
   STOPPED_RESULT,
+  whenAborted,
 } from './tool-loop.js';
 
 function needsApproval(ctx: EffectContext, block: ToolUseBlock): boolean {
@@ -66,13 +67,18 @@ export async function runCalls(
   blocks: readonly ToolUseBlock[],
   controller: AbortController,
 ): Promise<boolean> {
-  const results = await Promise.all(
-    blocks.map(async (block): Promise<[string, ToolResultState]> => {
-      const runner = runnerOf(ctx, block);
-      if (runner === null) return [block.id, STOPPED_RESULT];
-      return [block.id, await runOne(runner, block, controller.signal)];
-    }),
-  );
+  // A stop ends the calls at once, whether or not the tools heed their signal: one that never
+  // settles must not hold the conversation (and a Regenerate waiting on it) for good.
+  const results = await Promise.race([
+    Promise.all(
+      blocks.map(async (block): Promise<[string, ToolResultState]> => {
+        const runner = runnerOf(ctx, block);
+        if (runner === null) return [block.id, STOPPED_RESULT];
+        return [block.id, await runOne(runner, block, controller.signal)];
+      }),
+    ),
+    whenAborted(controller.signal).then(() => []),
+  ]);
   ctx.flight.end(controller);
   if (controller.signal.aborted) {
     const stopped = Object.fromEntries(blocks.map((block) => [block.id, STOPPED_RESULT]));
