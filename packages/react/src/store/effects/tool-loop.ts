@@ -115,7 +115,11 @@ const toolRunsUnless = (signal: AbortSignal): Promise<Loaded> =>
         reason: `The tool could not be run: ${String(error)}`,
       }),
     ),
-    whenAborted(signal).then((): Loaded => ({ stopped: true })),
+    new Promise<Loaded>((resolve) => {
+      const stopped = () => resolve({ stopped: true });
+      if (signal.aborted) stopped();
+      else signal.addEventListener('abort', stopped, { once: true });
+    }),
   ]);
 
 /** Settles when `signal` aborts (at once if it has): what a wait is raced with to stop it. */

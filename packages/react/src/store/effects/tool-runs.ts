@@ -68,17 +68,20 @@ export async function runCalls(
   controller: AbortController,
 ): Promise<boolean> {
   // A stop ends the calls at once, whether or not the tools heed their signal: one that never
-  // settles must not hold the conversation (and a Regenerate waiting on it) for good.
-  const results = await Promise.race([
-    Promise.all(
-      blocks.map(async (block): Promise<[string, ToolResultState]> => {
-        const runner = runnerOf(ctx, block);
-        if (runner === null) return [block.id, STOPPED_RESULT];
-        return [block.id, await runOne(runner, block, controller.signal)];
-      }),
-    ),
-    whenAborted(controller.signal).then(() => []),
-  ]);
+  // settles must not hold the conversation (and a Regenerate waiting on it) for good. A stop
+  // that came first runs none.
+  const results = controller.signal.aborted
+    ? []
+    : await Promise.race([
+        Promise.all(
+          blocks.map(async (block): Promise<[string, ToolResultState]> => {
+            const runner = runnerOf(ctx, block);
+            if (runner === null) return [block.id, STOPPED_RESULT];
+            return [block.id, await runOne(runner, block, controller.signal)];
+          }),
+        ),
+        whenAborted(controller.signal).then(() => []),
+      ]);
   ctx.flight.end(controller);
   if (controller.signal.aborted) {
     const stopped = Object.fromEntries(blocks.map((block) => [block.id, STOPPED_RESULT]));
