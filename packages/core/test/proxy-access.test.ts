@@ -500,6 +500,50 @@ describe('access checks over real sockets', () => {
     expect(upstream.seen).toHaveLength(before);
   });
 
+  // An attack review: the node adapter resolved the request target against the Host, so a
+  // target of `//evil.example/v1/messages` made the request's URL (and the origin the check
+  // compares with) evil.example's, and a cross-site page's POST spent the key.
+  it.each(['//evil.example/v1/messages', 'http://evil.example/v1/messages'])(
+    'refuses a cross-site page whose request target (%s) names another origin',
+    async (path) => {
+      const before = upstream.seen.length;
+      const { port } = new URL(proxyURL);
+      const answer = await within(
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              path,
+              method: 'POST',
+              headers: {
+                host: `127.0.0.1:${port}`,
+                origin: 'http://evil.example',
+                'content-type': 'application/json',
+                cookie: 'session=ok',
+              },
+            },
+            (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => {
+                body += chunk;
+              });
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            },
+          );
+          req.on('error', reject);
+          req.end(JSON.stringify(validBody()));
+        }),
+        3000,
+        'the response',
+      );
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body).error.type).toBe('permission_error');
+      expect(upstream.seen).toHaveLength(before);
+    },
+  );
+
   it('answers 401 without the session', async () => {
     const before = upstream.seen.length;
     const response = await send({ 'content-type': 'application/json', origin: proxyURL });

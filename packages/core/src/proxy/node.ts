@@ -71,11 +71,16 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   if (!headers.has('host') && typeof authority === 'string') headers.set('host', authority);
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const origin = `${encrypted ? 'https' : 'http'}://`;
+  // The request target is a path on this server, joined as text: resolved against a base, a
+  // target like `//evil.example/v1/messages` (or `http://evil.example/…`) named its own origin,
+  // which the cross-site check then compared a page's Origin with.
+  const target = req.url ?? '/';
+  const path = target.startsWith('/') ? target : `/${target}`;
   let url: URL;
   try {
-    url = new URL(req.url ?? '/', origin + (headers.get('host') ?? 'localhost'));
+    url = new URL(origin + (headers.get('host') ?? 'localhost') + path);
   } catch {
-    url = new URL(req.url ?? '/', `${origin}localhost`);
+    url = new URL(`${origin}localhost${path}`);
   }
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
