@@ -229,11 +229,16 @@ export function errorFromResponse(status: number, headers: Headers, body: string
   });
 }
 
-/** The readable start of a non-JSON body, so an HTML error page still says something. */
+/**
+ * The readable start of a non-JSON body, so an HTML error page still says something. Only its
+ * first 4 KiB are read, and a tag is `<` to the next `>` with no `<` between: on 64 KiB of `<`
+ * from a hostile server the scans took seconds, holding the event loop.
+ */
 function summarize(body: string): string | undefined {
   const plain = body
+    .slice(0, 4096)
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (plain === '') return undefined;

@@ -114,6 +114,16 @@ describe('errorFromResponse', () => {
     expect(error.message).toBe(`${'x'.repeat(200)}…`);
   });
 
+  // An attack review: 64 KiB of `<` from a failing server took 2.5 s to summarize.
+  it('reads a non-JSON body up to its first 4 KiB, and a `<` without its `>` as text', () => {
+    expect(errorFromResponse(503, headers(), `${'<br>'.repeat(1100)}late words`).message).toBe(
+      'HTTP 503',
+    );
+    expect(errorFromResponse(502, headers(), '<'.repeat(65536)).message).toBe(
+      `${'<'.repeat(200)}…`,
+    );
+  });
+
   it.each([
     ['an empty body', ''],
     ['whitespace', '  \n '],
