@@ -1,4 +1,5 @@
 import { accumulate, type StreamState, toMessage, validateMessages } from '@message-stream/core';
+import { sseEvent } from '@message-stream/mock';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type AssistantTurn,
@@ -6,7 +7,14 @@ import {
   type ChatState,
   createChatStore,
 } from '../../src/index.js';
-import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+import {
+  fixture,
+  offsetAfter,
+  scriptedFetch,
+  sse,
+  textAnswer,
+  textAnswerEvents,
+} from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 /** The request to continue that ends a user turn: it quotes the partial answer in full. */
@@ -565,6 +573,29 @@ describe('createChatStore: races and history', () => {
     await store.getState().retry();
     expect(requests[0]?.body.messages).toEqual([{ role: 'user', content: 'What is 2+2?' }]);
     expect(textOf(lastAnswer(store.getState()).stream)).toBe('4');
+  });
+
+  // An attack review: the store merged with the strategy of the stream's model, where the
+  // request was chosen by the request's model; a stream that names no model (a gateway) made
+  // the merge take a prefill's continuation for a restatement and cut a word at the seam.
+  it('merges a resumed answer with the strategy its continuation was sent with', async () => {
+    const cut = textAnswerEvents('He said that', 'msg_cut').slice(0, -3);
+    delete (cut[0] as { message: { model?: string } }).message.model;
+    const { fetch, requests } = scriptedFetch(
+      () => sse(cut.map(sseEvent).join('')),
+      () => sse(textAnswer(' that was fine.')),
+    );
+    const store = createChatStore({
+      request: { model: 'claude-sonnet-4-5', max_tokens: 1024 },
+      fetch,
+      batch: false,
+    });
+    await store.getState().send('What did he say?');
+    expect(lastAnswer(store.getState()).stream.status).toBe('interrupted');
+    await store.getState().resume();
+    // Claude 4.5 continues a prefill: the answer so far is the request's last turn.
+    expect((requests[1]?.body.messages as { role: string }[]).at(-1)?.role).toBe('assistant');
+    expect(textOf(lastAnswer(store.getState()).stream)).toBe('He said that that was fine.');
   });
 
   it('a second resume while one runs is ignored', async () => {

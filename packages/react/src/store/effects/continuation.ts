@@ -3,7 +3,12 @@
  * answer cut at `max_tokens`) both send the core's continuation request and show the
  * merge of the two attempts in the same turn.
  */
-import { canResume, continuationRequest, mergeContinuation } from '@message-stream/core';
+import {
+  canResume,
+  continuationRequest,
+  continuationStrategy,
+  mergeContinuation,
+} from '@message-stream/core';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext } from './context.js';
 import { streamInto } from './streaming.js';
@@ -29,16 +34,17 @@ export async function continueInPlace(
   const history = ctx.history(turns.slice(0, at));
   // Always from the answer's original request, however many times it was continued.
   // The history alternates already, and the continuation keeps it so.
-  const request = continuationRequest(
-    { ...turn.request, messages: history },
-    base,
-    ctx.options().resume,
-  );
+  const original = { ...turn.request, messages: history };
+  const request = continuationRequest(original, base, ctx.options().resume);
+  // The seam is joined the way the request was made: left to its default, the merge judges
+  // by the stream's model, which a gateway may not name, and took a prefill's continuation
+  // for a restatement (a word was cut).
+  const strategy = continuationStrategy(original, base, ctx.options().resume);
   // The turn changes in place: the next request must send it as it will then be.
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
   const streamed = await streamInto(ctx, turn.id, request, (state) =>
-    mergeContinuation(base, state),
+    mergeContinuation(base, state, { strategy }),
   );
   await ctx.afterAnswer(turn.id, streamed, 0);
 }
