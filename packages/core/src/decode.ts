@@ -26,6 +26,8 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
   #finished = false;
   /** A read in progress; later `next()` calls wait for it. */
   #pending: Promise<unknown> | null = null;
+  /** The body's failure, thrown once the events that arrived before it have been read. */
+  #failure: { readonly error: unknown } | null = null;
 
   readonly #source: ChunkSource;
 
@@ -40,6 +42,11 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
     }
     if (this.#index < this.#events.length) {
       return Promise.resolve({ done: false, value: this.#events[this.#index++] as StreamEvent });
+    }
+    if (this.#failure !== null) {
+      const { error } = this.#failure;
+      this.#failure = null;
+      return Promise.reject(error);
     }
     if (this.#finished) return Promise.resolve(done());
     const filling = this.#fill().finally(() => {
@@ -56,7 +63,14 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
         chunk = await this.#source.read();
       } catch (error) {
         this.#finished = true;
-        throw error;
+        // A connection reset after a last event whose blank line never came: that event
+        // arrived whole, so it is read (as accumulate reads it) before the failure is thrown.
+        const rest = this.#decoder.end();
+        if (rest.length === 0) throw error;
+        this.#failure = { error };
+        this.#events = rest;
+        this.#index = 1;
+        return { done: false, value: rest[0] as StreamEvent };
       }
       if (this.#finished) return done(); // return() was called while reading
       let events: StreamEvent[];
@@ -78,6 +92,7 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
   async return(): Promise<IteratorResult<StreamEvent, void>> {
     this.#events = [];
     this.#index = 0;
+    this.#failure = null;
     if (!this.#finished) {
       this.#finished = true;
       await this.#source.cancel();
@@ -97,8 +112,9 @@ class EventIterator implements AsyncGenerator<StreamEvent, void, undefined> {
 
 /**
  * Yields typed stream events from raw SSE bytes. Never throws for bad input (a body whose
- * reader itself rejects — a network error — does propagate that rejection: the caller
- * decides what a dropped connection means).
+ * reader itself rejects — a network error — does propagate that rejection, after every event
+ * that arrived before it, a last one cut short included: the caller decides what a dropped
+ * connection means).
  *
  * A ReadableStream is read through its own reader rather than async iteration so that a
  * consumer who stops early (`break`, `return()`) cancels the body deterministically; an

@@ -890,8 +890,42 @@ describe('decodeEventStream', () => {
         for await (const event of decodeEventStream(stream)) seen.push(event);
       })(),
     ).rejects.toBe(failure);
-    expect(seen).toEqual([{ type: 'ping' }]);
+    // The cut event is kept, as accumulate keeps it: its bytes and why it cannot be read.
+    expect(seen).toEqual([
+      { type: 'ping' },
+      {
+        type: 'invalid_event',
+        event: null,
+        data: '{"type":',
+        reason:
+          'stream truncated in this event: data is not valid JSON: Unexpected end of JSON input',
+      },
+    ]);
     expect(stream.locked).toBe(false);
+  });
+
+  // An attack review: a last event complete but for its blank line, then a reset, was dropped
+  // here where accumulate applied it (and so saw the message_stop).
+  it('reads a whole last event that lacked its blank line before the reset is thrown', async () => {
+    const failure = new TypeError('terminated: ECONNRESET');
+    let sent = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) {
+          controller.error(failure);
+          return;
+        }
+        sent = true;
+        controller.enqueue(
+          utf8('data: {"type":"ping"}\n\nevent: message_stop\ndata: {"type":"message_stop"}'),
+        );
+      },
+    });
+    const events = decodeEventStream(stream);
+    expect(await events.next()).toEqual({ done: false, value: { type: 'ping' } });
+    expect(await events.next()).toEqual({ done: false, value: { type: 'message_stop' } });
+    await expect(events.next()).rejects.toBe(failure);
+    await expect(events.next()).resolves.toEqual({ done: true, value: undefined });
   });
 
   it('propagates an error thrown by an async iterable body', async () => {
