@@ -108,6 +108,12 @@ function parses(url: string, base?: string): boolean {
 /** What of an error body is read: an API error is a few hundred bytes, a proxy's page more. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
+/** The idle timeout asked for; NaN (an unset env var through Number) is the default, not off. */
+const idleTimeoutOf = ({ idleTimeoutMs }: StreamMessageOptions): number =>
+  idleTimeoutMs === undefined || Number.isNaN(idleTimeoutMs)
+    ? DEFAULT_IDLE_TIMEOUT_MS
+    : idleTimeoutMs;
+
 /**
  * The start of a body that is not an answer, then the rest cancelled: an endless or huge
  * error page must not be read whole (nor keep the connection, and its bill, open).
@@ -174,7 +180,7 @@ export class Attempt {
   touch(): void {
     // A body read after the attempt ended (the library drains it) must not re-arm the clock.
     if (this.#disposed) return;
-    const ms = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const ms = idleTimeoutOf(this.#options);
     // Past MAX_TIMER_MS a timer fires at once: such a timeout means "never", like Infinity.
     if (!(ms > 0) || ms > MAX_TIMER_MS) return;
     this.#lastActivity = Date.now();
@@ -205,7 +211,7 @@ export class Attempt {
     if (this.#idled) {
       return {
         kind: 'stream',
-        cause: { type: 'idle_timeout', ms: this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS },
+        cause: { type: 'idle_timeout', ms: idleTimeoutOf(this.#options) },
       };
     }
     if (this.#options.signal?.aborted) return { kind: 'aborted' };

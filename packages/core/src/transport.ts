@@ -137,13 +137,18 @@ export async function streamMessage(
   }
 }
 
-/** Each field falls back to its default on its own: `{ retries: undefined }` keeps 2. */
+/**
+ * Each field falls back to its default on its own: `{ retries: undefined }` keeps 2, and so
+ * does a value that is no count or wait (NaN, negative: `Number(process.env.UNSET)` retried
+ * without end, `attempt >= NaN` never being true).
+ */
 function retryOptions(given: RetryOptions | false | undefined): Required<RetryOptions> {
   const options = { ...DEFAULT_RETRY };
   if (given === false) options.retries = 0;
   else {
     for (const key of Object.keys(options) as (keyof RetryOptions)[]) {
-      options[key] = given?.[key] ?? options[key];
+      const value = given?.[key];
+      if (typeof value === 'number' && value >= 0) options[key] = value;
     }
   }
   return options;

@@ -894,6 +894,31 @@ export function describeTransportContract(
         expect(state.status).toBe('error');
       });
 
+      // An attack review: `retries: Number(process.env.UNSET)` is NaN, `attempt >= NaN` is
+      // never true, and 574 requests went out in a second. Bounded here by aborting.
+      it.each([
+        ['NaN retries', { retries: Number.NaN, baseDelayMs: 1 }],
+        ['negative retries', { retries: -1, baseDelayMs: 1 }],
+        ['a NaN delay', { baseDelayMs: Number.NaN, maxDelayMs: 4 }],
+      ])('%s: the defaults hold (two retries)', async (_, retry) => {
+        const controller = new AbortController();
+        const srv = await serve(({ index }) => {
+          if (index >= 5) controller.abort();
+          return { status: 503, headers: { 'content-type': 'application/json' }, body: '{}' };
+        });
+        const onRetry = vi.fn();
+        const state = await streamMessage(REQUEST, {
+          ...BASE,
+          retry,
+          endpoint: srv.endpoint,
+          signal: controller.signal,
+          onRetry,
+        });
+        expect(srv.requests).toHaveLength(3);
+        expect(state.status).toBe('error');
+        for (const [{ delayMs }] of onRetry.mock.calls) expect(delayMs).toBeGreaterThan(0);
+      });
+
       it('retry: false makes one request', async () => {
         const srv = await serve(() => overloaded());
         const state = await streamMessage(REQUEST, {
