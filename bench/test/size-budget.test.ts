@@ -37,7 +37,9 @@ describe("react's main entry", () => {
   // (packages/react/src/chat/message-parts-body.ts), with the markdown renderer; inside it, the
   // open tool card, the JSON view and the server tool results (tool-parts.ts), the code block's
   // body with its highlighting's client (code-block-body.tsx) and the citations are chunks of
-  // their own. A static import of any of them from the shell would pull it back.
+  // their own. Persistence (its backends and the checks of what is read back) is a chunk asked
+  // for when a store with `persist` is created. A static import of any of them from the shell
+  // would pull it back.
   const react = (path: string) => `packages/react/dist/${path}`;
   const ON_DEMAND = [
     'chat/assistant-message.js',
@@ -56,6 +58,8 @@ describe("react's main entry", () => {
     'components/server-tool-result-body.js',
     'components/web-search-results-body.js',
     'store/attachments.js',
+    'store/effects/persistence.js',
+    'store/effects/restore.js',
     'highlight/client.js',
     'highlight/tokens.js',
   ].map(react);

@@ -10,7 +10,8 @@ import { alternate, answerFromMessage, toMessageParam } from './conversation.js'
 import { type EffectContext, Flight, type StreamedAnswer } from './effects/context.js';
 import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
-import { type Persistence, startPersistence } from './effects/persistence.js';
+import type { Persistence } from './effects/persistence.js';
+import { startPersistenceLater } from './effects/persistence-loader.js';
 import { startAnswer } from './effects/streaming.js';
 import {
   addToolResult,
@@ -357,7 +358,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   let warned = false;
   const persistOptions = options.persist;
   const persistence: Persistence | null = persistOptions
-    ? startPersistence(
+    ? startPersistenceLater(
         {
           model: () => model,
           subscribe: (listener) => store.subscribe(listener),

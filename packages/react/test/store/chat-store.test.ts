@@ -423,6 +423,7 @@ describe('createChatStore: messages and persistence', () => {
     // The page reloads: a new store reads what the old one saved mid-stream.
     const options = { request, batch: false, persist: { name: 'chat', storage } } as const;
     const after = createChatStore(options);
+    await after.restored;
     before.getState().stop();
     expect(after.getState().status).toBe('interrupted');
     expect(lastAnswer(after.getState()).stream.error?.type).toBe('network_error');
@@ -580,7 +581,7 @@ describe('createChatStore: races and history', () => {
   // the merge take a prefill's continuation for a restatement and cut a word at the seam.
   it('merges a resumed answer with the strategy its continuation was sent with', async () => {
     const cut = textAnswerEvents('He said that', 'msg_cut').slice(0, -3);
-    delete (cut[0] as { message: { model?: string } }).message.model;
+    delete (cut[0] as unknown as { message: { model?: string } }).message.model;
     const { fetch, requests } = scriptedFetch(
       () => sse(cut.map(sseEvent).join('')),
       () => sse(textAnswer(' that was fine.')),

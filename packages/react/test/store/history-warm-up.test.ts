@@ -176,6 +176,7 @@ describe('createChatStore: a long history is prepared for sending in idle time',
       batch: false,
       persist: { name: 'x', storage },
     });
+    await store.restored;
     expect(store.getState().turns).toHaveLength(4);
     // The older answer is continued, and the idle pass runs while it streams.
     const continuing = store.getState().continueAnswer('a0');

@@ -57,6 +57,7 @@ describe('the tool loop, when its chunk cannot be loaded', () => {
       persist: { name: 'offline', storage },
       onError,
     });
+    await store.restored;
     expect(store.getState().status).toBe('awaiting-approval');
     await expect(store.getState().approveToolCall(call as string)).resolves.toBeUndefined();
     expect(run).not.toHaveBeenCalled();

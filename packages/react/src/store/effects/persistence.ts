@@ -109,6 +109,7 @@ export function startPersistence(
   host: PersistenceHost,
   name: string,
   choice: StorageChoice,
+  began: ConversationTree = host.model().tree,
 ): Persistence {
   const backend = backendFor(name, choice);
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -152,7 +153,7 @@ export function startPersistence(
    * tree the store began with. Anything done before the read settled (a message sent at
    * once, `setMessages`) is newer than that and is written as soon as saving begins.
    */
-  let stored = host.model().tree;
+  let stored = began;
   const begin = () => {
     if (disposed) return;
     begun = true;
