@@ -124,6 +124,37 @@ describe('server tools', () => {
     expect((await through(custom)).response.status).toBe(200);
   });
 
+  // An attack review: the Anthropic-defined client tools were refused as server tools, and
+  // when allowed got a max_uses their definitions do not take.
+  it('passes the Anthropic-defined tools the app runs (bash, text editor, computer, memory) as they are', async () => {
+    const tools = [
+      { type: 'bash_20250124', name: 'bash' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+      {
+        type: 'computer_20250124',
+        name: 'computer',
+        display_width_px: 1024,
+        display_height_px: 768,
+      },
+      { type: 'memory_20250818', name: 'memory' },
+    ];
+    const { response, calls } = await through(validBody({ tools }));
+    expect(response.status).toBe(200);
+    expect(calls[0]?.body.tools).toEqual(tools);
+  });
+
+  it('gives max_uses only to the server tools that take it', async () => {
+    const code = { type: 'code_execution_20250825', name: 'code_execution' };
+    const fetchTool = { type: 'web_fetch_20250910', name: 'web_fetch' };
+    const { calls } = await through(validBody({ tools: [code, fetchTool] }), {
+      allowedServerTools: ['code_execution', 'web_fetch'],
+    });
+    expect(calls[0]?.body.tools).toEqual([
+      code,
+      { ...fetchTool, max_uses: DEFAULT_MAX_SERVER_TOOL_USES },
+    ]);
+  });
+
   it('allows a type family, an exact version, or a predicate', async () => {
     const body = validBody({ tools: [webSearch({ max_uses: 1 })] });
     expect((await through(body, { allowedServerTools: ['web_search'] })).response.status).toBe(200);

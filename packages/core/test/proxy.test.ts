@@ -109,6 +109,25 @@ describe('createMessagesProxy: upstream request', () => {
     expect(up.calls[1]?.body.max_tokens).toBe(100);
   });
 
+  // An attack review: a cap below the thinking budget sent upstream a request the API refuses.
+  it('lowers a thinking budget with max_tokens, and refuses thinking under a cap too small for it', async () => {
+    const up = recordingFetch();
+    const thinking = (budget: number) => ({ type: 'enabled', budget_tokens: budget });
+    const capped = createMessagesProxy({ apiKey: KEY, fetch: up.fetch, maxTokens: 4000 });
+    await capped(post(validBody({ max_tokens: 8000, thinking: thinking(6000) })));
+    await capped(post(validBody({ max_tokens: 8000, thinking: thinking(2000) })));
+    expect(up.calls[0]?.body).toMatchObject({ max_tokens: 4000, thinking: thinking(3999) });
+    expect(up.calls[1]?.body).toMatchObject({ max_tokens: 4000, thinking: thinking(2000) });
+    const tiny = createMessagesProxy({ apiKey: KEY, fetch: up.fetch, maxTokens: 1024 });
+    const refused = await tiny(post(validBody({ max_tokens: 8000, thinking: thinking(4000) })));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'thinking needs max_tokens above 1024; this proxy allows at most 1024.',
+    });
+    expect(up.calls).toHaveLength(2);
+  });
+
   it('passes the client request signal to the upstream fetch', async () => {
     const up = recordingFetch();
     const client = new AbortController();

@@ -21,6 +21,8 @@ import { scrubStream, scrubText } from './scrub.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_VERSION = '2023-06-01';
+/** The smallest thinking budget the API takes. */
+const MIN_THINKING_BUDGET = 1024;
 
 /** Upstream response headers the client gets to see (plus `anthropic-ratelimit-*`). */
 const PASSTHROUGH_HEADERS = new Set([
@@ -212,6 +214,21 @@ export function createMessagesProxy(
     }
     if (maxTokens !== undefined && body.max_tokens > maxTokens) {
       body = { ...body, max_tokens: maxTokens };
+      // The API needs a thinking budget below max_tokens: lowered with it, the request would
+      // go upstream only to be refused.
+      const thinking = body.thinking as { type: string; budget_tokens?: unknown } | undefined;
+      if (isPlainObject(thinking) && typeof thinking.budget_tokens === 'number') {
+        if (thinking.budget_tokens >= maxTokens) {
+          if (maxTokens <= MIN_THINKING_BUDGET) {
+            return errorResponse(
+              400,
+              'invalid_request_error',
+              `thinking needs max_tokens above ${MIN_THINKING_BUDGET}; this proxy allows at most ${maxTokens}.`,
+            );
+          }
+          body = { ...body, thinking: { ...thinking, budget_tokens: maxTokens - 1 } };
+        }
+      }
     }
     if (options.transformRequest) {
       try {

@@ -68,7 +68,11 @@ export interface MessagesProxyOptions {
 
   /** Models the browser may ask for; others get 403 `permission_error`. Default: any. */
   allowedModels?: readonly string[] | ((model: string) => boolean);
-  /** Caps `max_tokens`: a larger request is lowered to this (not rejected). Default: no cap. */
+  /**
+   * Caps `max_tokens`: a larger request is lowered to this (not rejected), and a thinking
+   * budget with it (to one below; a cap of 1,024 or less refuses a request with thinking, which
+   * needs more). Default: no cap.
+   */
   maxTokens?: number;
   /**
    * The top-level request fields forwarded; any other is answered 400 naming it. Default
@@ -82,12 +86,14 @@ export interface MessagesProxyOptions {
    * execution…) a request may use, by type: `'web_search'` allows every
    * `web_search_YYYYMMDD` version, `'web_search_20250305'` only that one; or a predicate on
    * the type. Others are answered 400. Default: none. Custom tools (with `input_schema`, no
-   * `type`) are always allowed.
+   * `type`) and the Anthropic-defined tools the app runs itself (`bash_…`, `text_editor_…`,
+   * `computer_…`, `memory_…`) are always allowed.
    */
   allowedServerTools?: readonly string[] | ((type: string) => boolean);
   /**
    * The most uses a server tool may have: a larger `max_uses` is lowered to this, and a
-   * server tool without `max_uses` gets it. Default `DEFAULT_MAX_SERVER_TOOL_USES` (5).
+   * server tool without `max_uses` gets it (web search and web fetch, the tools that take it).
+   * Default `DEFAULT_MAX_SERVER_TOOL_USES` (5).
    */
   maxServerToolUses?: number;
   /**

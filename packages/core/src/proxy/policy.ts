@@ -97,9 +97,20 @@ export function allowsMcp(rule: RequestPolicy['mcpServers']): boolean {
   return typeof rule === 'function' || rule.length > 0;
 }
 
+/**
+ * Anthropic-defined tools the app runs itself (bash, the text editor, computer use, memory):
+ * Anthropic gives their schema, the client runs them, so they cost what a custom tool costs.
+ */
+const CLIENT_TOOL_TYPE = /^(?:bash|text_editor|computer|memory)_\d/;
+
 /** A tool with a `type` other than `custom` runs on Anthropic's side (search, fetch, code). */
 const isServerTool = (tool: Record<string, unknown>): boolean =>
-  tool.type !== undefined && tool.type !== 'custom';
+  tool.type !== undefined &&
+  tool.type !== 'custom' &&
+  !(typeof tool.type === 'string' && CLIENT_TOOL_TYPE.test(tool.type));
+
+/** The server tools whose definition takes `max_uses` (code execution takes none). */
+const USE_LIMITED_TYPE = /^(?:web_search|web_fetch)(?:_|$)/;
 
 function checkTools(
   tools: unknown,
@@ -120,6 +131,10 @@ function checkTools(
         `${at}.type`,
         `the server tool ${JSON.stringify(tool.type)} is not allowed by this proxy (allowedServerTools).`,
       );
+    }
+    if (!USE_LIMITED_TYPE.test(tool.type)) {
+      out.push(tool);
+      continue;
     }
     const uses = tool.max_uses;
     if (uses !== undefined && (!isInteger(uses) || uses < 1)) {
