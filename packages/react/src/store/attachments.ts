@@ -200,7 +200,7 @@ const isAttachment = (value: unknown): value is Attachment =>
 export async function resolveAttachments(
   items: readonly (Attachment | Blob)[],
 ): Promise<Attachment[]> {
-  return Promise.all(
+  const resolved = await Promise.all(
     items.map(async (item) => {
       if (!isAttachment(item)) return readAttachment(item);
       const refused = checkAttachment({ name: item.name, type: item.mediaType, size: item.size });
@@ -208,6 +208,17 @@ export async function resolveAttachments(
       return item;
     }),
   );
+  // Each file within the request's limit can still make one message over it together (and
+  // every later request of the conversation carries it).
+  const total = resolved.reduce((sum, attachment) => sum + attachment.data.length, 0);
+  if (total > ATTACHMENT_LIMITS.requestBytes) {
+    throw new AttachmentError(
+      (resolved.at(-1) as Attachment).name,
+      'size',
+      `These attachments are too large together (${megabytes(total)} encoded): a request may be at most 32 MB in all.`,
+    );
+  }
+  return resolved;
 }
 
 /**

@@ -130,4 +130,22 @@ describe('attachment limits', () => {
     expect(store.getState().error?.type).toBe('attachment_error');
     expect(store.getState().error?.message).toContain('long.pdf has 101 pages');
   });
+
+  // An attack review: two 20 MB text files, each within the limit, went out as one 40 MB
+  // request, and stayed in the conversation for every later request.
+  it('sends nothing when files within the limit one by one are over it together', async () => {
+    const { fetch, requests } = scriptedFetch();
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    const big = 'a'.repeat(20 * MB);
+    const files = ['one.txt', 'two.txt'].map(
+      (name) => new File([big], name, { type: 'text/plain' }),
+    );
+    await store.getState().send('Compare these', { attachments: files });
+    expect(requests).toHaveLength(0);
+    expect(store.getState().turns).toEqual([]);
+    expect(store.getState().error?.type).toBe('attachment_error');
+    expect(store.getState().error?.message).toBe(
+      'These attachments are too large together (40.0 MB encoded): a request may be at most 32 MB in all.',
+    );
+  });
 });
