@@ -595,7 +595,8 @@ describe('createChatStore: races and history', () => {
     expect(lastAnswer(store.getState()).stream.status).toBe('interrupted');
     await store.getState().resume();
     // Claude 4.5 continues a prefill: the answer so far is the request's last turn.
-    expect((requests[1]?.body.messages as { role: string }[]).at(-1)?.role).toBe('assistant');
+    const sent = requests[1]?.body.messages as { role: string }[] | undefined;
+    expect(sent?.at(-1)?.role).toBe('assistant');
     expect(textOf(lastAnswer(store.getState()).stream)).toBe('He said that that was fine.');
   });
 
