@@ -871,19 +871,24 @@ describe('decodeEventStream', () => {
     expect(closed).toBe(true);
   });
 
-  it('propagates a rejecting reader after the events that arrived before it', async () => {
-    const failure = new Error('connection reset');
+  /** A body that hands over `text`, then fails with `failure` (a connection reset). */
+  function resetAfter(text: string, failure: Error): ReadableStream<Uint8Array> {
     let sent = false;
-    const stream = new ReadableStream<Uint8Array>({
+    return new ReadableStream<Uint8Array>({
       pull(controller) {
         if (sent) {
           controller.error(failure);
           return;
         }
         sent = true;
-        controller.enqueue(utf8('data: {"type":"ping"}\n\ndata: {"type":'));
+        controller.enqueue(utf8(text));
       },
     });
+  }
+
+  it('propagates a rejecting reader after the events that arrived before it', async () => {
+    const failure = new Error('connection reset');
+    const stream = resetAfter('data: {"type":"ping"}\n\ndata: {"type":', failure);
     const seen: StreamEvent[] = [];
     await expect(
       (async () => {
@@ -908,19 +913,10 @@ describe('decodeEventStream', () => {
   // here where accumulate applied it (and so saw the message_stop).
   it('reads a whole last event that lacked its blank line before the reset is thrown', async () => {
     const failure = new TypeError('terminated: ECONNRESET');
-    let sent = false;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) {
-          controller.error(failure);
-          return;
-        }
-        sent = true;
-        controller.enqueue(
-          utf8('data: {"type":"ping"}\n\nevent: message_stop\ndata: {"type":"message_stop"}'),
-        );
-      },
-    });
+    const stream = resetAfter(
+      'data: {"type":"ping"}\n\nevent: message_stop\ndata: {"type":"message_stop"}',
+      failure,
+    );
     const events = decodeEventStream(stream);
     expect(await events.next()).toEqual({ done: false, value: { type: 'ping' } });
     expect(await events.next()).toEqual({ done: false, value: { type: 'message_stop' } });

@@ -436,6 +436,33 @@ describe('access checks over real sockets', () => {
       'the response',
     );
 
+  /**
+   * A POST to the proxy's port with exactly `path` and `headers` (node:http sends the Host and
+   * the request target as given, which fetch would not).
+   */
+  const rawPost = (path: string, headers: (port: string) => Record<string, string>) => {
+    const { port } = new URL(proxyURL);
+    return within(
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path, method: 'POST', headers: headers(port) },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(validBody()));
+      }),
+      3000,
+      'the response',
+    );
+  };
+
   it('refuses what a cross-site page can send without a preflight, and forwards nothing', async () => {
     const response = await send({
       'content-type': 'text/plain;charset=UTF-8',
@@ -463,38 +490,13 @@ describe('access checks over real sockets', () => {
 
   it("refuses a same-origin page whose Host is the attacker's name, over a real socket", async () => {
     const before = upstream.seen.length;
-    const { port } = new URL(proxyURL);
-    const answer = await within(
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/v1/messages',
-            method: 'POST',
-            headers: {
-              host: `rebound.evil.example:${port}`,
-              origin: `http://rebound.evil.example:${port}`,
-              'sec-fetch-site': 'same-origin',
-              'content-type': 'application/json',
-              cookie: 'session=ok',
-            },
-          },
-          (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => {
-              body += chunk;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on('error', reject);
-        req.end(JSON.stringify(validBody()));
-      }),
-      3000,
-      'the response',
-    );
+    const answer = await rawPost('/v1/messages', (port) => ({
+      host: `rebound.evil.example:${port}`,
+      origin: `http://rebound.evil.example:${port}`,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/json',
+      cookie: 'session=ok',
+    }));
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body).error.type).toBe('permission_error');
     expect(upstream.seen).toHaveLength(before);
@@ -507,37 +509,12 @@ describe('access checks over real sockets', () => {
     'refuses a cross-site page whose request target (%s) names another origin',
     async (path) => {
       const before = upstream.seen.length;
-      const { port } = new URL(proxyURL);
-      const answer = await within(
-        new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = httpRequest(
-            {
-              host: '127.0.0.1',
-              port,
-              path,
-              method: 'POST',
-              headers: {
-                host: `127.0.0.1:${port}`,
-                origin: 'http://evil.example',
-                'content-type': 'application/json',
-                cookie: 'session=ok',
-              },
-            },
-            (res) => {
-              let body = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => {
-                body += chunk;
-              });
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-            },
-          );
-          req.on('error', reject);
-          req.end(JSON.stringify(validBody()));
-        }),
-        3000,
-        'the response',
-      );
+      const answer = await rawPost(path, (port) => ({
+        host: `127.0.0.1:${port}`,
+        origin: 'http://evil.example',
+        'content-type': 'application/json',
+        cookie: 'session=ok',
+      }));
       expect(answer.status).toBe(403);
       expect(JSON.parse(answer.body).error.type).toBe('permission_error');
       expect(upstream.seen).toHaveLength(before);
