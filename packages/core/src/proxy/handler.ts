@@ -217,17 +217,19 @@ export function createMessagesProxy(
       // The API needs a thinking budget below max_tokens: lowered with it, the request would
       // go upstream only to be refused.
       const thinking = body.thinking as { type: string; budget_tokens?: unknown } | undefined;
-      if (isPlainObject(thinking) && typeof thinking.budget_tokens === 'number') {
-        if (thinking.budget_tokens >= maxTokens) {
-          if (maxTokens <= MIN_THINKING_BUDGET) {
-            return errorResponse(
-              400,
-              'invalid_request_error',
-              `thinking needs max_tokens above ${MIN_THINKING_BUDGET}; this proxy allows at most ${maxTokens}.`,
-            );
-          }
-          body = { ...body, thinking: { ...thinking, budget_tokens: maxTokens - 1 } };
+      const budget = isPlainObject(thinking) ? thinking.budget_tokens : undefined;
+      if (typeof budget === 'number' && budget >= maxTokens) {
+        if (maxTokens <= MIN_THINKING_BUDGET) {
+          return errorResponse(
+            400,
+            'invalid_request_error',
+            `thinking needs max_tokens above ${MIN_THINKING_BUDGET}; this proxy allows at most ${maxTokens}.`,
+          );
         }
+        body = {
+          ...body,
+          thinking: { ...(thinking as { type: string }), budget_tokens: maxTokens - 1 },
+        };
       }
     }
     if (options.transformRequest) {

@@ -115,18 +115,18 @@ const toolRunsUnless = (signal: AbortSignal): Promise<Loaded> =>
         reason: `The tool could not be run: ${String(error)}`,
       }),
     ),
-    new Promise<Loaded>((resolve) => {
-      const stopped = () => resolve({ stopped: true });
-      if (signal.aborted) stopped();
-      else signal.addEventListener('abort', stopped, { once: true });
-    }),
+    whenAborted<Loaded>(signal, { stopped: true }),
   ]);
 
-/** Settles when `signal` aborts (at once if it has): what a wait is raced with to stop it. */
-export const whenAborted = (signal: AbortSignal): Promise<void> =>
+/**
+ * Resolves to `value` when `signal` aborts (at once if it has): what a wait is raced with to
+ * stop it. Resolved from the abort itself, with no `.then` after it, so a stop in the same
+ * tick still wins a race against a promise that settled just before.
+ */
+export const whenAborted = <T>(signal: AbortSignal, value: T): Promise<T> =>
   new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
+    if (signal.aborted) resolve(value);
+    else signal.addEventListener('abort', () => resolve(value), { once: true });
   });
 
 /**

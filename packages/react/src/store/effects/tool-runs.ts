@@ -80,7 +80,7 @@ export async function runCalls(
             return [block.id, await runOne(runner, block, controller.signal)];
           }),
         ),
-        whenAborted(controller.signal).then(() => []),
+        whenAborted<[string, ToolResultState][]>(controller.signal, []),
       ]);
   ctx.flight.end(controller);
   if (controller.signal.aborted) {
