@@ -1,6 +1,7 @@
 import type { Citation } from '@message-stream/core';
 import { memo, type ReactElement, useContext, useId, useMemo } from 'react';
 import { type CodeBlockOptions, CodeOptionsContext } from '../markdown/code-options.js';
+import { CARET_CLASS } from '../markdown/markdown-chunk-view.js';
 import { StreamingMarkdown } from '../markdown/streaming-markdown.js';
 import { useMathPlugins } from '../math/use-math-plugins.js';
 import { CitationScopeContext } from './answer-scope.js';
@@ -47,7 +48,7 @@ export interface TextBlockViewProps {
   className?: string;
   /**
    * Test and profiling hook, called with a markdown chunk's start offset whenever that chunk
-   * renders. Pass a stable function: a new one each render makes every chunk render again.
+   * is parsed. Pass a stable function: a new one each render makes every chunk parse again.
    */
   onChunkRender?: (start: number) => void;
 }
@@ -103,7 +104,7 @@ export const TextBlockView = memo(function TextBlockView({
       aria-busy={streaming || undefined}
     >
       {mode === 'plain' ? (
-        <p className="ms-text__plain">{safeText}</p>
+        <p className={cx('ms-text__plain', streaming && CARET_CLASS)}>{safeText}</p>
       ) : (
         <CodeOptionsContext.Provider value={codeOptions}>
           <StreamingMarkdown

@@ -29,7 +29,7 @@ export interface StreamingMarkdownProps {
    * repaired as it was while streaming (half a link shown as its text), not shown as written.
    */
   incomplete?: boolean;
-  /** Test and profiling hook: called with a chunk's start offset each time that chunk renders. */
+  /** Test and profiling hook: called with a chunk's start offset each time that chunk is parsed. */
   onChunkRender?: ((start: number) => void) | undefined;
   /** Plugins instead of the default (GFM), e.g. math; keep the object stable. */
   plugins?: MarkdownPlugins | null | undefined;
@@ -102,6 +102,8 @@ export function StreamingMarkdown({
   const last = chunks.length - 1;
   // The end that is not settled: still arriving, or cut off where the stream broke.
   const unsettled = streaming || incomplete;
+  // The caret follows the last chunk shown (one still to come is not on the page yet).
+  const caretAt = streaming ? (behind ? count : chunks.length) - 1 : -1;
   return (
     <div className="ms-markdown">
       {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {
@@ -136,6 +138,7 @@ export function StreamingMarkdown({
               idPrefix={`ms${id}c${chunk.start}-`}
               onRender={onChunkRender}
               plugins={plugins}
+              caret={i === caretAt}
             />
           </Fragment>
         );

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ContentBlockView } from '../../src/components/content-block-view.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
 import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
+import { TextBlockView } from '../../src/components/text-block-view.js';
 import { ThinkingBlockView } from '../../src/components/thinking-block-view.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import type { ToolCallStatus } from '../../src/components/tool-status.js';
@@ -107,6 +108,45 @@ describe('default stylesheet', () => {
     const badge = container.querySelector('.ms-tool__badge') as HTMLElement;
     expect(badge.textContent).toBe('Interrupted');
     expect(getComputedStyle(badge).borderTopStyle).toBe('solid');
+  });
+});
+
+describe('default stylesheet: the streaming caret', () => {
+  const caretOf = (element: Element | null) =>
+    element === null ? null : getComputedStyle(element, '::after').content;
+
+  it('draws the caret after the last paragraph while the text streams, and not after', () => {
+    const { container, rerender } = render(
+      <TextBlockView text={'First paragraph.\n\nSecond'} streaming />,
+    );
+    const [first, second] = container.querySelectorAll('p');
+    expect(caretOf(second ?? null)).toBe('""');
+    expect(caretOf(first ?? null)).toBe('none');
+    rerender(<TextBlockView text={'First paragraph.\n\nSecond paragraph.'} />);
+    expect(caretOf(container.querySelectorAll('p')[1] ?? null)).toBe('none');
+  });
+
+  it('draws it after plain text too', () => {
+    const { container, rerender } = render(<TextBlockView text="as is" mode="plain" streaming />);
+    expect(caretOf(container.querySelector('.ms-text__plain'))).toBe('""');
+    rerender(<TextBlockView text="as is" mode="plain" />);
+    expect(caretOf(container.querySelector('.ms-text__plain'))).toBe('none');
+  });
+
+  it('hangs no rule below the streaming text, whose class changes when a long answer ends', () => {
+    // A rule like `.ms-text--streaming .x` makes the browser walk everything under the text
+    // when the class goes: an 18 ms style pass at the end of a 5,000-line code answer.
+    const selectors: string[] = [];
+    const collect = (rules: CSSRuleList) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSStyleRule) selectors.push(rule.selectorText);
+        if (rule instanceof CSSGroupingRule) collect(rule.cssRules);
+      }
+    };
+    for (const sheet of document.styleSheets) collect(sheet.cssRules);
+    expect(selectors.some((s) => s.includes('.ms-text__caret'))).toBe(true);
+    const below = selectors.filter((s) => /\.ms-text--streaming[^,]*[\s>+~]/.test(s));
+    expect(below).toEqual([]);
   });
 });
 

@@ -30,6 +30,27 @@ describe('StreamingMarkdown while the answer grows', () => {
     expect(shown()).toEqual(paragraphs(7));
   });
 
+  it('marks only the last paragraph shown for the caret, and nothing once it ends', () => {
+    const caret = (container: HTMLElement) =>
+      [...container.querySelectorAll('.ms-text__caret')].map((e) => e.textContent);
+    const { container, rerender } = render(
+      <StreamingMarkdown text={paragraphs(1).join('\n\n')} streaming />,
+    );
+    expect(caret(container)).toEqual(['Paragraph 1.']);
+    // A burst: the caret follows what is on the page, not the blocks still to come.
+    rerender(<StreamingMarkdown text={paragraphs(7).join('\n\n')} streaming />);
+    expect(caret(container)).toEqual(['Paragraph 3.']);
+    // A list or a code block last: no caret (it goes after paragraph text only).
+    rerender(<StreamingMarkdown text={'Intro.\n\n- one\n- two'} streaming />);
+    expect(caret(container)).toEqual([]);
+    rerender(<StreamingMarkdown text={'Intro.\n\n```ts\nconst a = 1;'} streaming />);
+    expect(caret(container)).toEqual([]);
+    rerender(<StreamingMarkdown text={'Intro.\n\nThe end.'} streaming />);
+    expect(caret(container)).toEqual(['The end.']);
+    rerender(<StreamingMarkdown text={'Intro.\n\nThe end.'} />);
+    expect(caret(container)).toEqual([]);
+  });
+
   it('shows everything at once on its first render', () => {
     const text = paragraphs(9).join('\n\n');
     const { container } = render(<StreamingMarkdown text={text} streaming />);
