@@ -54,10 +54,45 @@ const CASES = (
   },
 ];
 
+/**
+ * The chat UI issue's 5,000-line block as a fast model would send it: over loopback HTTP, the
+ * deltas written as they fall due at 1,000 a second (about 10,000 characters a second, over
+ * ten times a fast model's output; 25 s). At full speed (the rows above) even the bare read of the same bytes has
+ * tasks over 16 ms, so no page could show there whether the block ever holds a frame.
+ */
+export interface PacedRow {
+  readonly name: string;
+  readonly run: Measured;
+  /** The bare read of the same paced response. */
+  readonly floor: Measured;
+}
+
+export interface HeavyResult {
+  readonly rows: readonly HeavyRow[];
+  readonly paced: PacedRow;
+}
+
+const PACE_PER_SECOND = 1000;
+
+const pacedCase = (quick: boolean) => ({
+  name: quick
+    ? `500-line code answer at ${PACE_PER_SECOND} text deltas a second over HTTP`
+    : `5,000-line code answer (25,000 text deltas) at ${PACE_PER_SECOND.toLocaleString('en-US')} a second over HTTP`,
+  query: {
+    code: quick ? '500' : '5000',
+    deltas: quick ? '2500' : '25000',
+    thinking: '20',
+    json: '10',
+    seed: '3',
+    net: 'http',
+    pace: String(PACE_PER_SECOND),
+  },
+});
+
 export async function benchHeavy(
   log: (line: string) => void,
   { quick = false }: { quick?: boolean } = {},
-): Promise<HeavyRow[]> {
+): Promise<HeavyResult> {
   return withBrowser(async (browser, url) => {
     const rows: HeavyRow[] = [];
     for (const { name, query, targeted = true } of CASES(quick)) {
@@ -72,14 +107,20 @@ export async function benchHeavy(
       );
       rows.push({ name, runs: [run], floor, http: overHttp, httpFloor, targeted });
     }
-    return rows;
+    const { name, query } = pacedCase(quick);
+    const run = await runOnce(browser, url, 'ours', query);
+    const floor = await runOnce(browser, url, 'network', query);
+    log(
+      `  ${name}: longest task ${longest(run)} (bare read ${longest(floor)}), over 16 ms ${run.tasksOver16} / ${run.tasksOver16Cpu}`,
+    );
+    return { rows, paced: { name, run, floor } };
   });
 }
 
 const of = (row: HeavyRow, pick: (m: Measured) => number) => median(row.runs.map(pick));
 const longest = (m: Measured) => `${formatMs(m.longestTaskMs)} / ${formatMs(m.longestTaskCpuMs)}`;
 
-export function heavyTable(rows: readonly HeavyRow[]): string {
+export function heavyTable({ rows, paced }: HeavyResult): string {
   return [
     '| stream into `<ChatStream/>` | longest task (wall / thread time) | the bare read: longest task | tasks over 16 ms (wall / thread time) | main-thread task time | send → final DOM | last byte → final DOM | over HTTP: longest task (reads) | over HTTP, the bare read: longest task |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -99,10 +140,28 @@ export function heavyTable(rows: readonly HeavyRow[]): string {
       'the page as a network does (a read returns what arrived since the last one: the reads ' +
       'column); the in-page mock instead hands over one event per read. The server shares the ' +
       "machine's two cores with the browser, so wall times over HTTP include its writing.",
+    '',
+    '| paced stream into `<ChatStream/>` | longest task (wall / thread time) | tasks over 16 ms (wall / thread time) | the bare read: longest task | main-thread task time | send → final DOM | reads |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| ${paced.name} | ${longest(paced.run)} | ${paced.run.tasksOver16} / ${paced.run.tasksOver16Cpu} | ${longest(paced.floor)} | ${formatMs(paced.run.taskMs)} | ${formatMs(paced.run.stats.totalMs)} | ${paced.run.stats.chunks} |`,
+    '',
+    `1 run. The same code answer as the 5,000-line row, written by the bench's server to a ` +
+      `real loopback connection as its deltas fall due, ${PACE_PER_SECOND.toLocaleString('en-US')} a second ` +
+      '(a few to a write, every 10 ms): about 10,000 characters a second, over ten times what ' +
+      'a fast model streams. ' +
+      "The page keeps up with it, so this is the block's own cost per frame, which at full " +
+      'speed is hidden under what the network alone costs. A task "blocks a frame" by its ' +
+      'thread time: on two cores shared with the tokenizing Worker, the compositor, the GPU ' +
+      "process and the bench's server, the renderer is preempted mid-task (the wall column).",
   ].join('\n');
 }
 
-export function heavyTargets(rows: readonly HeavyRow[]): Target[] {
+export function heavyTargets({ rows, paced }: HeavyResult): Target[] {
+  const pacedTarget: Target = {
+    name: `Heavy content, ${paced.name}: no task over 16 ms of main-thread time while streaming`,
+    figure: `longest ${formatMs(paced.run.longestTaskCpuMs)} thread time (${formatMs(paced.run.longestTaskMs)} wall); ${paced.run.tasksOver16Cpu} tasks over 16 ms by thread time, ${paced.run.tasksOver16} by wall; the bare read ${longest(paced.floor)}`,
+    pass: paced.run.longestTaskCpuMs <= 16,
+  };
   return rows
     .filter((row) => row.targeted)
     .map((row) => {
@@ -112,5 +171,6 @@ export function heavyTargets(rows: readonly HeavyRow[]): Target[] {
         figure: `longest ${formatMs(longest)} wall, ${formatMs(of(row, (m) => m.longestTaskCpuMs))} thread time; the bare read of the same stream ${formatMs(row.floor.longestTaskMs)}; over HTTP ${formatMs(row.http.longestTaskMs)} wall, ${formatMs(row.http.longestTaskCpuMs)} thread time`,
         pass: longest <= 16,
       };
-    });
+    })
+    .concat(pacedTarget);
 }

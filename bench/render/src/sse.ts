@@ -236,7 +236,7 @@ export function answerOptions(params: URLSearchParams): AnswerOptions {
 /** The part of a page's query that says which answer: what the server needs to write it. */
 export function answerQuery(params: URLSearchParams): string {
   const kept = new URLSearchParams();
-  for (const key of ['deltas', 'thinking', 'json', 'seed', 'code']) {
+  for (const key of ['deltas', 'thinking', 'json', 'seed', 'code', 'pace']) {
     const value = params.get(key);
     if (value !== null) kept.set(key, value);
   }
