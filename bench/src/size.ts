@@ -97,9 +97,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // a reset (a last one without its blank line too) before it rethrows, an error page is
   // summarized from its first 4 KiB (64 KiB of `<` held the event loop for seconds), and a
   // retry or idle-timeout option of NaN or below 0 keeps its default (NaN retries sent
-  // hundreds of billed requests a second).
-  [core]: 17_900,
-  [CORE_REDUCER_ROW]: 9_150,
+  // hundreds of billed requests a second). Raised to 18.16 / 9.37 kB (~0.26 / 0.22 kB) by
+  // reporting bytes that are not UTF-8 (utf8-check.ts, in both transports): they were read as
+  // U+FFFD with nothing said, where every other bad input gets a diagnostic.
+  [core]: 18_160,
+  [CORE_REDUCER_ROW]: 9_370,
   // No budget of its own yet: a no-growth ceiling, so what moved out of react's main entry
   // cannot grow unseen (20.65 kB when it became a chunk, with the helpers it shares, and the
   // one action row of an answer across tool rounds; the first ceiling, 20.55 kB, was read off
@@ -108,8 +110,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // longer reads the whole fence again, and tool calls cut short by a stop or a reload show as
   // Stopped / Interrupted instead of Failed (+0.07 kB); then to 20.95 kB by a table's
   // tab stop set on the element rather than through state (+0.05 kB), which a ResizeObserver
-  // set as a second React commit in the frame.
-  [MESSAGE_PARTS_ROW]: 20_950,
+  // set as a second React commit in the frame; then to 21.11 kB (+0.15 kB) by the streaming
+  // caret set on the last paragraph itself (a copy of the parsed chunk with one element
+  // changed): as a rule under the streaming text, the answer's end restyled everything under
+  // it, an 18 ms style pass at the end of a 5,000-line code answer.
+  [MESSAGE_PARTS_ROW]: 21_110,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

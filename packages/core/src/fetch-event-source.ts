@@ -11,6 +11,7 @@ import { nextTask } from './next-task.js';
 import type { StreamEvent } from './protocol.js';
 import { droppedEvent, MAX_SSE_EVENT_CHARS } from './sse.js';
 import type { HeaderRecord } from './transport.js';
+import { notUtf8, utf8Check } from './utf8-check.js';
 
 /** Whether the library can run here: it needs a window and a document (it watches visibility). */
 export const canUseFetchEventSource = (): boolean =>
@@ -41,9 +42,12 @@ export async function viaFetchEventSource(
     openWhenHidden: true,
     fetch: async (input, init) =>
       wrapBody(attempt, await attempt.fetch(input, init), ending, (start) => {
-        if (!controller.signal.aborted) {
-          onEvent(droppedEvent(null, new TextDecoder().decode(start), MAX_SSE_EVENT_CHARS));
-        }
+        if (controller.signal.aborted) return;
+        onEvent(
+          start
+            ? droppedEvent(null, new TextDecoder().decode(start), MAX_SSE_EVENT_CHARS)
+            : notUtf8(),
+        );
       }),
     // The default accepts any status with the right content type.
     onopen: (response) => attempt.accept(response),
@@ -131,16 +135,27 @@ function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
  *   the rest waits for a new task. A network read returns everything that arrived since the
  *   last one: while the page was busy that is often hundreds of events, and decoding and
  *   reducing them all at once was one task of 50-150 ms (over a real connection, a fast
- *   answer arrived in 35 reads). Between slices the page paints and takes input.
+ *   answer arrived in 35 reads). Between slices the page paints and takes input;
+ * - bytes that are not UTF-8 are reported once (the library reads them as U+FFFD silently).
  */
 function wrapBody(
   attempt: Attempt,
   response: Response,
   ending: { byUs: boolean; bytes: number; forced: boolean },
-  onOverLongLine: (start: Uint8Array) => void,
+  /** With the start of a line over the limit, or with nothing for bytes that are not UTF-8. */
+  report: (overLongLineStart?: Uint8Array) => void,
 ): Response {
   if (response.body === null || !response.ok) return response;
   const reader = response.body.getReader();
+  /** The library decodes line by line: the same bytes decoded here as one stream, to check. */
+  const decoder = new TextDecoder();
+  let utf8: ReturnType<typeof utf8Check> | null = utf8Check();
+  const checkUtf8 = (text: string, bytes: Uint8Array) => {
+    if (utf8?.(text, bytes)) {
+      utf8 = null;
+      report();
+    }
+  };
   let failure: { error: unknown } | undefined;
   /** Bytes of a line whose end has not arrived yet. */
   let held: Uint8Array[] = [];
@@ -212,11 +227,13 @@ function wrapBody(
             const { done, value } = await reader.read();
             if (aborted()) return stop(controller);
             if (done) {
+              checkUtf8(decoder.decode(), new Uint8Array(0));
               flush(controller);
               controller.close();
               return;
             }
             attempt.received();
+            checkUtf8(decoder.decode(value, { stream: true }), value);
             let bytes: Uint8Array | undefined = value;
             if (dropping) {
               bytes = skipDropped(bytes);
@@ -229,7 +246,7 @@ function wrapBody(
               if (heldSize > MAX_SSE_EVENT_CHARS) {
                 // A line that never ends would be held, then parsed, without bound.
                 // Its start is in the first chunk held (one network read), not the whole line.
-                onOverLongLine(held[0] ?? value);
+                report(held[0] ?? value);
                 held = [];
                 heldSize = 0;
                 dropping = true;

@@ -10,10 +10,12 @@
  */
 import { asLastEvent, hasAt, toStreamEvent } from './events.js';
 import type { StreamEvent } from './protocol.js';
+import { notUtf8, utf8Check } from './utf8-check.js';
 
 // Character codes are written as numbers, not named constants: esbuild keeps the constants
 // of a module that imports anything as variables in every bundle (see partial-json.ts).
 const STREAM_OPTIONS: TextDecodeOptions = { stream: true };
+const NO_BYTES = new Uint8Array(0);
 
 /** An SSE line end: CRLF, CR or LF (the event-stream grammar's three). */
 export const SSE_LINE_END = /\r\n|\r|\n/;
@@ -70,6 +72,8 @@ export class EventStreamDecoder {
   #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** True once a byte chunk went through `decoder`, which may then hold a partial character. */
   #bytesPending = false;
+  /** Bytes that are not UTF-8 are reported once a stream; null once they were. */
+  #utf8: ReturnType<typeof utf8Check> | null = utf8Check();
   /** True until the first non-empty text arrived: only there may a BOM be dropped. */
   #atStart = true;
   /** The previous text ended in CR: an LF opening the next one belongs to that line end. */
@@ -84,20 +88,29 @@ export class EventStreamDecoder {
   push(chunk: Uint8Array | string): StreamEvent[] {
     const out: StreamEvent[] = [];
     let text: string;
+    /** What the decoder made of bytes: checked for bytes that are not UTF-8. */
+    let decoded = '';
     if (typeof chunk === 'string') {
       if (this.#bytesPending) {
         // Bytes left hanging mid-character cannot be completed by a string: flush them.
         this.#bytesPending = false;
-        text = this.#decoder.decode() + chunk;
-      } else {
-        text = chunk;
+        decoded = this.#decoder.decode();
       }
+      text = decoded + chunk;
     } else {
       this.#bytesPending = true;
-      text = this.#decoder.decode(chunk, STREAM_OPTIONS);
+      text = decoded = this.#decoder.decode(chunk, STREAM_OPTIONS);
     }
     if (text.length > 0) this.#feed(text, out);
+    this.#checkUtf8(decoded, typeof chunk === 'string' ? NO_BYTES : chunk, out);
     return out;
+  }
+
+  #checkUtf8(text: string, bytes: Uint8Array, out: StreamEvent[]): void {
+    if (this.#utf8?.(text, bytes)) {
+      this.#utf8 = null;
+      out.push(notUtf8());
+    }
   }
 
   /**
@@ -110,9 +123,10 @@ export class EventStreamDecoder {
    */
   end(): StreamEvent[] {
     const out: StreamEvent[] = [];
+    let rest = '';
     if (this.#bytesPending) {
       this.#bytesPending = false;
-      const rest = this.#decoder.decode();
+      rest = this.#decoder.decode();
       if (rest.length > 0) this.#feed(rest, out);
     }
     if (this.#tail.length > 0) {
@@ -123,8 +137,11 @@ export class EventStreamDecoder {
     if (this.#data !== null && !this.#dropping) {
       out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
+    // A character cut off by the stream's end is bytes that are not UTF-8 too.
+    this.#checkUtf8(rest, NO_BYTES, out);
     this.#dropping = false;
     this.#inDroppedLine = false;
+    this.#utf8 = utf8Check();
     this.#atStart = true;
     this.#skipLF = false;
     this.#eventName = null;

@@ -186,6 +186,14 @@ function expectedEvents(stream: string): unknown[] {
     });
 }
 
+/** What the decoder reports, once a stream, for bytes that are not UTF-8. */
+const NOT_UTF8 = {
+  type: 'invalid_event',
+  event: null,
+  data: '',
+  reason: 'bytes that are not UTF-8 were read as U+FFFD',
+};
+
 describe('toStreamEvent', () => {
   it('returns a known event as the parsed object, keys in any order', () => {
     const data =
@@ -519,6 +527,7 @@ describe('EventStreamDecoder framing', () => {
           data: '{"type":"ping","t":"\uFFFD',
           reason: expect.stringMatching(/truncated/),
         },
+        NOT_UTF8,
       ]);
     });
 
@@ -562,17 +571,48 @@ describe('EventStreamDecoder framing', () => {
       expect(decodeChunks(single)).toEqual(expectedEvents(UNICODE));
     });
 
-    it('turns invalid UTF-8 into U+FFFD without throwing', () => {
+    it('turns invalid UTF-8 into U+FFFD without throwing, and says so once', () => {
       const bytes = new Uint8Array([...utf8('data: {"type":"x'), 0xff, 0xc3, ...utf8('"}\n\n')]);
-      expect(decodeChunks([bytes])).toEqual([
+      const events = [
         { type: 'unknown_event', event: null, data: { type: 'x\uFFFD\uFFFD' } },
-      ]);
+        NOT_UTF8,
+      ];
+      expect(decodeChunks([bytes])).toEqual(events);
+      // Cut anywhere, the same events (the report comes with the chunk that had the bytes).
+      for (let offset = 0; offset <= bytes.length; offset++) {
+        const split = decodeChunks([bytes.slice(0, offset), bytes.slice(offset)]);
+        expect(split.filter((e) => e.type !== 'invalid_event')).toEqual([events[0]]);
+        expect(split.filter((e) => e.type === 'invalid_event')).toEqual([NOT_UTF8]);
+      }
+      // Two bad streams in a row through one decoder: a report each.
+      const decoder = new EventStreamDecoder();
+      for (let run = 0; run < 2; run++) {
+        expect([...decoder.push(bytes), ...decoder.push(bytes), ...decoder.end()]).toEqual([
+          events[0],
+          NOT_UTF8,
+          events[0],
+        ]);
+      }
+    });
+
+    it('reports nothing for a U+FFFD the stream sent, split at any byte or fed a byte at a time', () => {
+      const sent = 'data: {"type":"a\uFFFDb\uFFFD"}\n\n';
+      const bytes = utf8(sent);
+      const expected = [{ type: 'unknown_event', event: null, data: { type: 'a\uFFFDb\uFFFD' } }];
+      for (let offset = 0; offset <= bytes.length; offset++) {
+        expect(decodeChunks([bytes.slice(0, offset), bytes.slice(offset)])).toEqual(expected);
+      }
+      expect(decodeChunks(Array.from(bytes, (byte) => new Uint8Array([byte])))).toEqual(expected);
+      // One sent and one made, in the same chunk: the made one is reported.
+      const both = new Uint8Array([...utf8('data: {"type":"\uFFFD'), 0xc3, ...utf8('"}\n\n')]);
+      expect(decodeChunks([both]).at(-1)).toEqual(NOT_UTF8);
     });
 
     it('flushes a dangling partial character when a string chunk follows bytes', () => {
       const bytes = utf8('data: {"type":"é');
       expect(decodeChunks([bytes.slice(0, bytes.length - 1), '"}\n\n'])).toEqual([
         { type: 'unknown_event', event: null, data: { type: '\uFFFD' } },
+        NOT_UTF8,
       ]);
     });
   });

@@ -436,6 +436,37 @@ export function describeTransportContract(
         expect(toMessage(viaDefault)).toEqual(toMessage(viaFetch));
       });
 
+      it('bytes that are not UTF-8 read as U+FFFD, reported once, the same on both paths', async () => {
+        // A U+FFFD the API sent (EF BF BD, cut between two reads), then a byte that is never
+        // UTF-8 and a lone continuation byte where "X" and "Y" were.
+        const bytes = new TextEncoder().encode(
+          textAnswer({ texts: ['Hi', ' \uFFFDXY', ' there'] }),
+        );
+        const x = bytes.indexOf(0x58);
+        bytes[x] = 0xff;
+        bytes[x + 1] = 0x80;
+        const cut = bytes.indexOf(0xef) + 1;
+        const run = async (transport?: 'fetch') => {
+          const srv = await serve(() => ({
+            body: [bytes.slice(0, cut), { wait: 20 }, bytes.slice(cut)],
+          }));
+          return streamMessage(REQUEST, {
+            ...BASE,
+            endpoint: srv.endpoint,
+            ...(transport ? { transport } : {}),
+          });
+        };
+        const viaFetch = await run('fetch');
+        const viaDefault = await run();
+        expect(viaFetch.status).toBe('complete');
+        expect(textOf(viaFetch)).toBe('Hi \uFFFD\uFFFD\uFFFD there');
+        const notUtf8 = (state: StreamState) =>
+          state.diagnostics.filter((d) => d.message.includes('not UTF-8'));
+        expect(notUtf8(viaFetch)).toHaveLength(1);
+        expect(viaDefault.diagnostics).toEqual(viaFetch.diagnostics);
+        expect(toMessage(viaDefault)).toEqual(toMessage(viaFetch));
+      });
+
       it('a tool input cut mid-way keeps its raw JSON and best-effort input', async () => {
         const text = streamText('truncated-mid-tool');
         const prefix = text.slice(0, indexInside(text, '06-14', 3));
