@@ -143,7 +143,7 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'this round; see the 5,000-line row). ' +
       'Tokenizing is off the main thread (a module Worker; no finished line is tokenized again), ' +
       "a frame splits only the block's last line, and colours reach React at most 64 new lines " +
-      "a frame. Earlier fixes, by traces: line groups are contained (a frame painted all " +
+      'a frame. Earlier fixes, by traces: line groups are contained (a frame painted all ' +
       '2,000 lines: paint fell to about a third), a line has about half the elements (blanks ' +
       "join a neighbour, runs that look the same join, the theme's default colour is plain " +
       'text: the style of new token spans was most of a hand-over frame), and the fonts an ' +
