@@ -97,10 +97,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // a reset (a last one without its blank line too) before it rethrows, an error page is
   // summarized from its first 4 KiB (64 KiB of `<` held the event loop for seconds), and a
   // retry or idle-timeout option of NaN or below 0 keeps its default (NaN retries sent
-  // hundreds of billed requests a second). Raised to 18.16 / 9.37 kB (~0.26 / 0.22 kB) by
-  // reporting bytes that are not UTF-8 (utf8-check.ts, in both transports): they were read as
-  // U+FFFD with nothing said, where every other bad input gets a diagnostic.
-  [core]: 18_160,
+  // hundreds of billed requests a second). Raised to 18.18 / 9.37 kB (~0.28 / 0.22 kB) by
+  // reporting bytes that are not UTF-8 (utf8-check.ts, in both transports, at the stream's
+  // end): they were read as U+FFFD with nothing said, where every other bad input gets a
+  // diagnostic.
+  [core]: 18_180,
   [CORE_REDUCER_ROW]: 9_370,
   // No budget of its own yet: a no-growth ceiling, so what moved out of react's main entry
   // cannot grow unseen (20.65 kB when it became a chunk, with the helpers it shares, and the

@@ -29,52 +29,55 @@ export async function viaFetchEventSource(
   /**
    * The body wrapper added the blank line that ends the stream's last event; `bytes` handed
    * to the library since it last dispatched, and whether the wrapper ended an event that
-   * went over MAX_SSE_EVENT_CHARS (the library would hold its data lines without bound).
+   * went over MAX_SSE_EVENT_CHARS (the library would hold its data lines without bound), and
+   * whether it read bytes that are not UTF-8.
    */
-  const ending = { byUs: false, bytes: 0, forced: false };
+  const ending = { byUs: false, bytes: 0, forced: false, notUtf8: false };
   attempt.touch();
-  await fetchEventSource(attempt.url, {
-    method: 'POST',
-    headers,
-    body,
-    signal: controller.signal,
-    // A hidden tab must not abort and re-POST a billed request.
-    openWhenHidden: true,
-    fetch: async (input, init) =>
-      wrapBody(attempt, await attempt.fetch(input, init), ending, (start) => {
+  try {
+    await fetchEventSource(attempt.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: controller.signal,
+      // A hidden tab must not abort and re-POST a billed request.
+      openWhenHidden: true,
+      fetch: async (input, init) =>
+        wrapBody(attempt, await attempt.fetch(input, init), ending, (start) => {
+          if (!controller.signal.aborted) {
+            onEvent(droppedEvent(null, new TextDecoder().decode(start), MAX_SSE_EVENT_CHARS));
+          }
+        }),
+      // The default accepts any status with the right content type.
+      onopen: (response) => attempt.accept(response),
+      onmessage: (message) => {
+        // The library goes on reading after an abort; nothing after it is delivered (the
+        // plain-fetch path stops at once, mid-chunk included).
+        ending.bytes = 0;
         if (controller.signal.aborted) return;
-        onEvent(
-          start
-            ? droppedEvent(null, new TextDecoder().decode(start), MAX_SSE_EVENT_CHARS)
-            : notUtf8(),
-        );
-      }),
-    // The default accepts any status with the right content type.
-    onopen: (response) => attempt.accept(response),
-    onmessage: (message) => {
-      // The library goes on reading after an abort; nothing after it is delivered (the
-      // plain-fetch path stops at once, mid-chunk included).
-      ending.bytes = 0;
-      if (controller.signal.aborted) return;
-      if (ending.forced) {
-        ending.forced = false;
-        if (message.data !== '') {
-          onEvent(droppedEvent(message.event || null, message.data, MAX_SSE_EVENT_CHARS));
+        if (ending.forced) {
+          ending.forced = false;
+          if (message.data !== '') {
+            onEvent(droppedEvent(message.event || null, message.data, MAX_SSE_EVENT_CHARS));
+          }
+          return;
         }
-        return;
-      }
-      // The library dispatches at every blank line, even one that only closes a comment;
-      // an event without data carries nothing (WHATWG does not dispatch it either).
-      if (message.data === '') return;
-      const event = toStreamEvent(message.event || null, message.data);
-      onEvent(ending.byUs ? asLastEvent(event) : event);
-    },
-    // Rethrowing stops the library's own retries (it retries forever otherwise); ours
-    // decide, and only before the first byte.
-    onerror: (error) => {
-      throw error;
-    },
-  });
+        // The library dispatches at every blank line, even one that only closes a comment;
+        // an event without data carries nothing (WHATWG does not dispatch it either).
+        if (message.data === '') return;
+        const event = toStreamEvent(message.event || null, message.data);
+        onEvent(ending.byUs ? asLastEvent(event) : event);
+      },
+      // Rethrowing stops the library's own retries (it retries forever otherwise); ours
+      // decide, and only before the first byte.
+      onerror: (error) => {
+        throw error;
+      },
+    });
+  } finally {
+    // At the stream's end, after its last event, as the plain-fetch path's decoder reports.
+    if (ending.notUtf8 && !controller.signal.aborted) onEvent(notUtf8());
+  }
   // The library resolves silently when its signal aborts; tell the reasons apart here.
   if (controller.signal.aborted) return attempt.settle(controller.signal.reason);
   return { kind: 'stream', cause: { type: 'eof' } };
@@ -136,25 +139,22 @@ function concatBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
  *   last one: while the page was busy that is often hundreds of events, and decoding and
  *   reducing them all at once was one task of 50-150 ms (over a real connection, a fast
  *   answer arrived in 35 reads). Between slices the page paints and takes input;
- * - bytes that are not UTF-8 are reported once (the library reads them as U+FFFD silently).
+ * - bytes that are not UTF-8 are noted in `ending` (the library reads them as U+FFFD, and
+ *   says nothing).
  */
 function wrapBody(
   attempt: Attempt,
   response: Response,
-  ending: { byUs: boolean; bytes: number; forced: boolean },
-  /** With the start of a line over the limit, or with nothing for bytes that are not UTF-8. */
-  report: (overLongLineStart?: Uint8Array) => void,
+  ending: { byUs: boolean; bytes: number; forced: boolean; notUtf8: boolean },
+  onOverLongLine: (start: Uint8Array) => void,
 ): Response {
   if (response.body === null || !response.ok) return response;
   const reader = response.body.getReader();
   /** The library decodes line by line: the same bytes decoded here as one stream, to check. */
   const decoder = new TextDecoder();
-  let utf8: ReturnType<typeof utf8Check> | null = utf8Check();
+  const utf8 = utf8Check();
   const checkUtf8 = (text: string, bytes: Uint8Array) => {
-    if (utf8?.(text, bytes)) {
-      utf8 = null;
-      report();
-    }
+    if (utf8(text, bytes)) ending.notUtf8 = true;
   };
   let failure: { error: unknown } | undefined;
   /** Bytes of a line whose end has not arrived yet. */
@@ -246,7 +246,7 @@ function wrapBody(
               if (heldSize > MAX_SSE_EVENT_CHARS) {
                 // A line that never ends would be held, then parsed, without bound.
                 // Its start is in the first chunk held (one network read), not the whole line.
-                report(held[0] ?? value);
+                onOverLongLine(held[0] ?? value);
                 held = [];
                 heldSize = 0;
                 dropping = true;
@@ -260,6 +260,7 @@ function wrapBody(
         } catch (error) {
           if (aborted()) return controller.error(error);
           failure = { error };
+          checkUtf8(decoder.decode(), new Uint8Array(0));
           flush(controller);
         }
       },

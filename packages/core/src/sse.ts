@@ -72,7 +72,11 @@ export class EventStreamDecoder {
   #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** True once a byte chunk went through `decoder`, which may then hold a partial character. */
   #bytesPending = false;
-  /** Bytes that are not UTF-8 are reported once a stream; null once they were. */
+  /**
+   * Bytes that are not UTF-8 are reported once, at the stream's end (so the browser
+   * transport, which sees the bytes before its library reads them, reports at the same
+   * place); null once some were seen.
+   */
   #utf8: ReturnType<typeof utf8Check> | null = utf8Check();
   /** True until the first non-empty text arrived: only there may a BOM be dropped. */
   #atStart = true;
@@ -102,15 +106,12 @@ export class EventStreamDecoder {
       text = decoded = this.#decoder.decode(chunk, STREAM_OPTIONS);
     }
     if (text.length > 0) this.#feed(text, out);
-    this.#checkUtf8(decoded, typeof chunk === 'string' ? NO_BYTES : chunk, out);
+    this.#checkUtf8(decoded, typeof chunk === 'string' ? NO_BYTES : chunk);
     return out;
   }
 
-  #checkUtf8(text: string, bytes: Uint8Array, out: StreamEvent[]): void {
-    if (this.#utf8?.(text, bytes)) {
-      this.#utf8 = null;
-      out.push(notUtf8());
-    }
+  #checkUtf8(text: string, bytes: Uint8Array): void {
+    if (this.#utf8?.(text, bytes)) this.#utf8 = null;
   }
 
   /**
@@ -138,7 +139,8 @@ export class EventStreamDecoder {
       out.push(asLastEvent(toStreamEvent(this.#eventName, this.#data)));
     }
     // A character cut off by the stream's end is bytes that are not UTF-8 too.
-    this.#checkUtf8(rest, NO_BYTES, out);
+    this.#checkUtf8(rest, NO_BYTES);
+    if (this.#utf8 === null) out.push(notUtf8());
     this.#dropping = false;
     this.#inDroppedLine = false;
     this.#utf8 = utf8Check();

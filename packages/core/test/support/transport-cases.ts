@@ -41,6 +41,7 @@ import {
   HTTP_ERROR_CASES,
   indexInside,
   type Reply,
+  sseEvent,
   type TestServer,
   textAnswer,
 } from './sse-server.js';
@@ -465,6 +466,84 @@ export function describeTransportContract(
         expect(notUtf8(viaFetch)).toHaveLength(1);
         expect(viaDefault.diagnostics).toEqual(viaFetch.diagnostics);
         expect(toMessage(viaDefault)).toEqual(toMessage(viaFetch));
+      });
+
+      describe('bytes that are not UTF-8, reported at the same place on both paths', () => {
+        const bytesOf = (text: string) => new TextEncoder().encode(text);
+        const join = (...parts: Uint8Array[]) => {
+          const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+          let at = 0;
+          for (const part of parts) {
+            out.set(part, at);
+            at += part.length;
+          }
+          return out;
+        };
+        const sameOnBoth = async (reply: () => { reply: Reply; onEvent?: () => void }) => {
+          const run = async (transport?: 'fetch') => {
+            const { reply: answer, onEvent } = reply();
+            const srv = await serve(() => answer);
+            return streamMessage(REQUEST, {
+              ...BASE,
+              endpoint: srv.endpoint,
+              ...(onEvent ? { onEvent } : {}),
+              ...(transport ? { transport } : {}),
+            });
+          };
+          const viaFetch = await run('fetch');
+          const viaDefault = await run();
+          expect(viaDefault.diagnostics).toEqual(viaFetch.diagnostics);
+          expect(viaDefault.status).toBe(viaFetch.status);
+          return viaFetch;
+        };
+
+        it('with an unknown event in the same read', async () => {
+          const text = textAnswer({ texts: ['Hi', ' there'] });
+          const at = text.indexOf('event: content_block_start');
+          const bytes = bytesOf(
+            `${text.slice(0, at)}${sseEvent({ type: 'brand_new_event' })}${text.slice(at)}`,
+          );
+          bytes[bytes.indexOf(0x48 /* the H of Hi */)] = 0xff;
+          const state = await sameOnBoth(() => ({ reply: { body: [bytes] } }));
+          expect(state.diagnostics.map((d) => d.code)).toEqual(['unknown_event', 'invalid_event']);
+          expect(state.diagnostics[1]?.message).toContain('not UTF-8');
+        });
+
+        it('in the read that brings an error event', async () => {
+          const text = textAnswer({ texts: ['Hi'] });
+          const head = text.slice(0, text.indexOf('event: content_block_stop'));
+          const bytes = join(
+            bytesOf(
+              `${head}event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Over`,
+            ),
+            new Uint8Array([0xff]),
+            bytesOf('"}}\n\n'),
+          );
+          // The error ended the stream: the report comes after it, so it is noted as such.
+          const state = await sameOnBoth(() => ({ reply: { body: [bytes] } }));
+          expect(state.status).toBe('error');
+          expect(state.diagnostics.map((d) => d.code)).toEqual(['event_after_end']);
+        });
+
+        it('half a character, then the connection resets', async () => {
+          const text = textAnswer({ texts: ['Hi', ' there é'] });
+          const prefix = text.slice(0, text.indexOf('é'));
+          const state = await sameOnBoth(() => {
+            const script = sendThen(prefix, 'destroy');
+            return {
+              reply: {
+                ...script.reply,
+                body: [
+                  join(bytesOf(prefix), new Uint8Array([0xc3])),
+                  ...script.reply.body.slice(1),
+                ],
+              },
+              onEvent: script.onEvent,
+            };
+          });
+          expect(state.status).toBe('interrupted');
+          expect(state.diagnostics.at(-1)?.message).toContain('not UTF-8');
+        });
       });
 
       it('a tool input cut mid-way keeps its raw JSON and best-effort input', async () => {
