@@ -52,7 +52,8 @@ function withCaret(rendered: ReactElement): ReactElement {
   const list: ReactNode[] = Array.isArray(children) ? children : [children as ReactNode];
   for (let i = list.length - 1; i >= 0; i--) {
     const child = list[i];
-    if (typeof child === 'string') continue;
+    // The newlines between blocks; text after the paragraph (HTML shown as written) is not.
+    if (typeof child === 'string' && child.trim() === '') continue;
     if (!isValidElement<{ className?: string }>(child) || child.type !== 'p') return rendered;
     const marked = list.slice();
     const own = child.props.className;

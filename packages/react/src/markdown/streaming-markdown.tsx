@@ -22,7 +22,11 @@ import { repairStreamingTail } from './tail.js';
 export interface StreamingMarkdownProps {
   /** The markdown so far; it only grows while streaming. */
   text: string;
-  /** While true, the last chunk's unsettled syntax is repaired for display (see `repairStreamingTail`). */
+  /**
+   * While true, the last chunk's unsettled syntax is repaired for display (see
+   * `repairStreamingTail`), and the last paragraph shown carries the `ms-text__caret` class,
+   * after which the default stylesheet draws a blinking caret.
+   */
   streaming?: boolean;
   /**
    * The text was cut off where its stream broke (interrupted, failed or stopped): its end stays
@@ -102,8 +106,10 @@ export function StreamingMarkdown({
   const last = chunks.length - 1;
   // The end that is not settled: still arriving, or cut off where the stream broke.
   const unsettled = streaming || incomplete;
-  // The caret follows the last chunk shown (one still to come is not on the page yet).
-  const caretAt = streaming ? (behind ? count : chunks.length) - 1 : -1;
+  // The caret follows the last chunk shown that draws something (one still to come is not on
+  // the page yet, and a chunk of link definitions draws nothing).
+  let caretAt = streaming ? (behind ? count : chunks.length) - 1 : -1;
+  while (caretAt >= 0 && chunks[caretAt]?.definitionsOnly) caretAt--;
   return (
     <div className="ms-markdown">
       {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {

@@ -47,6 +47,12 @@ describe('StreamingMarkdown while the answer grows', () => {
     expect(caret(container)).toEqual([]);
     rerender(<StreamingMarkdown text={'Intro.\n\nThe end.'} streaming />);
     expect(caret(container)).toEqual(['The end.']);
+    // Link definitions last draw nothing: the caret stays on the paragraph before them.
+    rerender(<StreamingMarkdown text={'Intro [a].\n\n[a]: https://example.com'} streaming />);
+    expect(caret(container)).toEqual(['Intro a.']);
+    // HTML shown as written after the paragraph, in the same chunk: no caret before it.
+    rerender(<StreamingMarkdown text={'Intro.\n\nPara one\n<div>raw</div>'} streaming />);
+    expect(caret(container)).toEqual([]);
     rerender(<StreamingMarkdown text={'Intro.\n\nThe end.'} />);
     expect(caret(container)).toEqual([]);
   });
