@@ -16,6 +16,10 @@ const VERBS: Readonly<Record<'web_search' | 'web_fetch' | 'code' | 'other', Verb
   code: ['Writing code', 'Interrupted:', 'Ran code'],
   other: ['Using', 'Interrupted:', 'Used'],
 };
+/** The label pulses while the call streams (keyed on the label: see server-tool-use-view.tsx). */
+const labelClass = (status: string): string =>
+  cx('ms-server-tool__label', status === 'streaming' && 'ms-server-tool__label--streaming');
+
 const verbOf = (status: string, [streaming, interrupted, done]: Verbs): string =>
   status === 'streaming' ? streaming : status === 'incomplete' ? interrupted : done;
 
@@ -37,7 +41,7 @@ export const ServerToolUseBody = memo(function ServerToolUseBody({
       : undefined;
     return (
       <p className={classes} data-tool-name={name}>
-        <span className="ms-server-tool__label">{verbOf(status, VERBS[name])}</span>
+        <span className={labelClass(status)}>{verbOf(status, VERBS[name])}</span>
         {detail === undefined || detail === '' ? null : name === 'web_search' ? (
           <>
             {' for '}
@@ -60,7 +64,7 @@ export const ServerToolUseBody = memo(function ServerToolUseBody({
     return (
       <div className={classes} data-tool-name={name}>
         <p className="ms-server-tool__line">
-          <span className="ms-server-tool__label">{verbOf(status, VERBS.code)}</span>
+          <span className={labelClass(status)}>{verbOf(status, VERBS.code)}</span>
         </p>
         <CodeBlock code={program} language={python !== undefined ? 'python' : 'bash'} />
       </div>
@@ -71,7 +75,7 @@ export const ServerToolUseBody = memo(function ServerToolUseBody({
   return (
     <div className={classes} data-tool-name={name}>
       <p className="ms-server-tool__line">
-        <span className="ms-server-tool__label">{verbOf(status, VERBS.other)}</span>{' '}
+        <span className={labelClass(status)}>{verbOf(status, VERBS.other)}</span>{' '}
         <span className="ms-server-tool__name">{name}</span>
       </p>
       {json && json !== '{}' ? (

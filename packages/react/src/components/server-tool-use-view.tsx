@@ -4,6 +4,13 @@ import { cx } from './cx.js';
 import { isPlainObject, stringOr } from './format.js';
 import { toolParts } from './tool-parts-loader.js';
 
+/**
+ * The label's classes: its pulse is keyed on the label itself, not on the block's status
+ * class (a rule below that would make the browser walk the block when it ends).
+ */
+const labelClass = (status: string): string =>
+  cx('ms-server-tool__label', status === 'streaming' && 'ms-server-tool__label--streaming');
+
 export interface ServerToolUseViewProps {
   /** A `server_tool_use` block: a tool the API runs itself (web search, web fetch, code execution). */
   block: BlockState;
@@ -30,7 +37,7 @@ export const ServerToolUseView: (props: ServerToolUseViewProps) => ReactElement 
         data-tool-name={name}
         aria-busy="true"
       >
-        <span className="ms-server-tool__label">Using</span>{' '}
+        <span className={labelClass(block.status)}>Using</span>{' '}
         <span className="ms-server-tool__name">{name}</span>
       </p>
     );

@@ -100,7 +100,9 @@ export function ThinkingDisclosure({
         }}
       >
         <span className="ms-thinking__icon" aria-hidden="true" />
-        <span className="ms-thinking__label">{label}</span>
+        <span className={cx('ms-thinking__label', streaming && 'ms-thinking__label--streaming')}>
+          {label}
+        </span>
       </button>
       {/* biome-ignore lint/a11y/useSemanticElements: a named, focusable scroll area, not a form's fieldset. */}
       <div
