@@ -9,6 +9,7 @@ import {
 } from '../../src/index.js';
 import {
   fixture,
+  mapStorage,
   offsetAfter,
   scriptedFetch,
   sse,
@@ -394,12 +395,7 @@ describe('createChatStore: messages and persistence', () => {
   });
 
   it('restores an answer cut off by a reload as interrupted, and resumes it', async () => {
-    const saved = new Map<string, string>();
-    const storage: ChatPersistStorage = {
-      getItem: (name) => saved.get(name) ?? null,
-      setItem: (name, value) => void saved.set(name, value),
-      removeItem: (name) => void saved.delete(name),
-    };
+    const { saved, storage } = mapStorage();
     const text = fixture('text-pings');
     const full = textOf(await accumulate(text));
     const first = scriptedFetch(() =>

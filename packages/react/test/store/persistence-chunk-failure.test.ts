@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createChatStore } from '../../src/index.js';
-import { scriptedFetch, sse, textAnswer } from './support.js';
+import { mapStorage, scriptedFetch, sse, textAnswer } from './support.js';
 
 // Persistence (a chunk loaded on demand) cannot be loaded: offline, or a deploy that
 // replaced it.
@@ -12,13 +12,9 @@ const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
 describe('persistence, when its chunk cannot be loaded', () => {
   it('is reported as a read that failed, writes nothing over storage, and the chat works', async () => {
-    const saved = new Map<string, string>([['chat', '{"state":{"tree":{}},"version":1}']]);
-    const setItem = vi.fn((name: string, value: string) => void saved.set(name, value));
-    const storage = {
-      getItem: (name: string) => saved.get(name) ?? null,
-      setItem,
-      removeItem: vi.fn(),
-    };
+    const { storage, setItem } = mapStorage(
+      new Map([['chat', '{"state":{"tree":{}},"version":1}']]),
+    );
     const onPersistError = vi.fn();
     const { fetch } = scriptedFetch(() => sse(textAnswer('Still answered.')));
     const store = createChatStore({

@@ -4,7 +4,7 @@ import * as idb from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
 import { idbSetMany, turnKeyOf } from '../../src/store/idb.js';
-import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+import { fixture, mapStorage, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 vi.mock('idb-keyval', async (original) => {
   const actual = await original<typeof import('idb-keyval')>();
@@ -21,6 +21,21 @@ const textOf = (stream: StreamState) =>
     .join('');
 let names = 0;
 const uniqueName = () => `chat-${names++}`;
+
+/** A store saving under `name` that gives `answers` in turn, once its saved state is read. */
+async function savingStore(name: string, ...answers: string[]) {
+  const { fetch } = scriptedFetch(...answers.map((text) => () => sse(textAnswer(text))));
+  const store = createChatStore({ request, fetch, batch: false, persist: { name } });
+  await store.restored;
+  return store;
+}
+
+/** What is saved under `name`, read back by a new store. */
+async function reopened(name: string) {
+  const store = createChatStore({ request, batch: false, persist: { name } });
+  await store.restored;
+  return store;
+}
 
 /**
  * A thread of answered questions (one, "Question", unless given) saved in localStorage, its
@@ -101,8 +116,7 @@ describe('persistence in IndexedDB', () => {
     await store.flush();
     store.dispose();
 
-    const reread = createChatStore({ request, batch: false, persist: { name } });
-    await reread.restored;
+    const reread = await reopened(name);
     expect(reread.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
     expect(reread.getState().turns[0]).toMatchObject({ content: 'Early question' });
   });
@@ -154,12 +168,7 @@ describe('persistence in IndexedDB', () => {
 
   it('writes one turn at a time, not the whole conversation', async () => {
     const name = uniqueName();
-    const { fetch } = scriptedFetch(
-      () => sse(textAnswer('One.')),
-      () => sse(textAnswer('Two.')),
-    );
-    const store = createChatStore({ request, fetch, batch: false, persist: { name } });
-    await store.restored;
+    const store = await savingStore(name, 'One.', 'Two.');
     await store.getState().send('First');
     await store.flush();
     const firstTurns = store.getState().turns.map((turn) => `${name}/turn/${turn.id}`);
@@ -201,8 +210,7 @@ describe('persistence in IndexedDB', () => {
     await busy.restored;
     await sending;
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const last = createChatStore({ request, batch: false, persist: { name } });
-    await last.restored;
+    const last = await reopened(name);
     expect(last.getState().turns[0]).toMatchObject({ role: 'user', content: 'Capital of Italy?' });
     last.dispose();
     again.dispose();
@@ -210,9 +218,7 @@ describe('persistence in IndexedDB', () => {
 
   it('never writes over a saved conversation it could not read, and reports the read', async () => {
     const name = uniqueName();
-    const saved = new Map([[name, '{"state": {"tree": oops']]);
-    const setItem = vi.fn((key: string, value: string) => void saved.set(key, value));
-    const storage = { getItem: (key: string) => saved.get(key) ?? null, setItem, removeItem() {} };
+    const { saved, storage, setItem } = mapStorage(new Map([[name, '{"state": {"tree": oops']]));
     const onPersistError = vi.fn();
     const { fetch } = scriptedFetch(() => sse(textAnswer('Still here.')));
     const store = createChatStore({
@@ -381,12 +387,7 @@ describe('persistence in IndexedDB', () => {
 
   it('reads the other turns when an IndexedDB turn record is null', async () => {
     const name = uniqueName();
-    const { fetch } = scriptedFetch(
-      () => sse(textAnswer('Kept.')),
-      () => sse(textAnswer('Also kept.')),
-    );
-    const store = createChatStore({ request, fetch, batch: false, persist: { name } });
-    await store.restored;
+    const store = await savingStore(name, 'Kept.', 'Also kept.');
     await store.getState().send('First question');
     await store.getState().send('Second question');
     await store.flush();
@@ -424,8 +425,7 @@ describe('persistence in IndexedDB', () => {
     await store.getState().send('More');
     await store.flush();
     expect(onPersistError).toHaveBeenCalledTimes(1);
-    const reread = createChatStore({ request, batch: false, persist: { name } });
-    await reread.restored;
+    const reread = await reopened(name);
     expect(reread.getState().turns.map((turn) => turn.role)).toEqual([
       'user',
       'assistant',
@@ -455,8 +455,7 @@ describe('persistence in IndexedDB', () => {
     await before.flush();
     before.dispose();
 
-    const after = createChatStore({ request, batch: false, persist: { name } });
-    await after.restored;
+    const after = await reopened(name);
     expect(after.getState().status).toBe('complete');
     after.getState().selectBranch(cut, 1);
     expect(after.getState().status).toBe('interrupted');

@@ -11,11 +11,11 @@ import { validateMessages } from '@message-stream/core';
 import { createMockFetch, fixtureNames } from '@message-stream/mock';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChatPersistStorage, type ChatStore, createChatStore } from '../../src/index.js';
+import { type ChatStore, createChatStore } from '../../src/index.js';
 import { clientToolCalls } from '../../src/store/conversation.js';
 import { activePath } from '../../src/store/tree.js';
 import type { AssistantTurn } from '../../src/store/types.js';
-import { fixture } from './support.js';
+import { fixture, mapStorage } from './support.js';
 
 const SCENARIOS = [
   'spec-basic-text',
@@ -114,12 +114,7 @@ describe('conversation properties (fast-check, fixed seed)', () => {
             }
             return mock(input, init);
           };
-          const saved = new Map<string, string>();
-          const storage: ChatPersistStorage = {
-            getItem: (key) => saved.get(key) ?? null,
-            setItem: (key, value) => void saved.set(key, value),
-            removeItem: (key) => void saved.delete(key),
-          };
+          const { storage } = mapStorage();
           const base = {
             request: { model, max_tokens: 512 },
             fetch,

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { toMessage } from '@message-stream/core';
 import { sseEvent } from '@message-stream/mock';
-import { type AssistantTurn, type ChatStoreOptions, createChatStore } from '../../src/index.js';
+import { vi } from 'vitest';
+import {
+  type AssistantTurn,
+  type ChatPersistStorage,
+  type ChatStoreOptions,
+  createChatStore,
+} from '../../src/index.js';
 
 const fixturesDir = join(
   dirname(createRequire(import.meta.url).resolve('@message-stream/mock/package.json')),
@@ -139,4 +145,15 @@ export function weatherToolStore(
     tools: { get_weather: { run, needsApproval } },
     ...options,
   });
+}
+
+/** A string storage over `saved` (as localStorage keeps text), its writes recorded. */
+export function mapStorage(saved: Map<string, string> = new Map()) {
+  const setItem = vi.fn((key: string, value: string) => void saved.set(key, value));
+  const storage: ChatPersistStorage = {
+    getItem: (key) => saved.get(key) ?? null,
+    setItem,
+    removeItem: (key) => void saved.delete(key),
+  };
+  return { saved, storage, setItem };
 }

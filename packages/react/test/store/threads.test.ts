@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { createThreadStore } from '../../src/threads.js';
-import { fixture, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
+import { fixture, mapStorage, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
@@ -251,12 +251,7 @@ describe('createThreadStore', () => {
 
 describe('createThreadStore: a saved list that cannot be read', () => {
   it('is reported and never written over: the saved threads stay for a later read', async () => {
-    const saved = new Map([['app/threads', '{"state": not json']]);
-    const storage = {
-      getItem: (key: string) => saved.get(key) ?? null,
-      setItem: (key: string, value: string) => void saved.set(key, value),
-      removeItem: (key: string) => void saved.delete(key),
-    };
+    const { saved, storage } = mapStorage(new Map([['app/threads', '{"state": not json']]));
     const onPersistError = vi.fn();
     const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
     const threads = createThreadStore({
@@ -294,11 +289,7 @@ describe('createThreadStore: a saved list with damaged records', () => {
         }),
       ],
     ]);
-    const storage = {
-      getItem: (key: string) => saved.get(key) ?? null,
-      setItem: (key: string, value: string) => void saved.set(key, value),
-      removeItem: (key: string) => void saved.delete(key),
-    };
+    const { storage } = mapStorage(saved);
     const threads = createThreadStore({
       chat: { request, batch: false },
       persist: { name: 'app', storage },
