@@ -4,7 +4,7 @@
  * transport. The browser transport is in `fetch-event-source.ts`.
  */
 import { openChunkSource } from './body.js';
-import { DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './defaults.js';
+import { amountOr, DEFAULT_ENDPOINT, DEFAULT_IDLE_TIMEOUT_MS, MAX_TIMER_MS } from './defaults.js';
 import type { EndCause } from './end.js';
 import { createStreamError, errorFromResponse, type StreamError } from './errors.js';
 import { canUseFetchEventSource, viaFetchEventSource } from './fetch-event-source.js';
@@ -108,11 +108,9 @@ function parses(url: string, base?: string): boolean {
 /** What of an error body is read: an API error is a few hundred bytes, a proxy's page more. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
-/** The idle timeout asked for; NaN (an unset env var through Number) is the default, not off. */
+/** The idle timeout asked for (0 turns it off); anything but a wait keeps the default. */
 const idleTimeoutOf = ({ idleTimeoutMs }: StreamMessageOptions): number =>
-  idleTimeoutMs === undefined || Number.isNaN(idleTimeoutMs)
-    ? DEFAULT_IDLE_TIMEOUT_MS
-    : idleTimeoutMs;
+  amountOr(idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
 
 /**
  * The start of a body that is not an answer, then the rest cancelled: an endless or huge

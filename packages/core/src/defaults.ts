@@ -17,3 +17,11 @@ export const DEFAULT_MAX_TOOL_ROUNDTRIPS = 8;
  * longer than this is treated as "never" (a timeout) or refused (a retry wait).
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `value` when it is a count or a wait (a number, 0 or more), else `fallback`: a NaN from an
+ * unset env var (`Number(process.env.UNSET)`) or a negative keeps the default instead of
+ * retrying without end or turning a timeout off.
+ */
+export const amountOr = (value: unknown, fallback: number): number =>
+  typeof value === 'number' && value >= 0 ? value : fallback;

@@ -1,5 +1,5 @@
 import { type AttemptEnd, runAttempt } from './attempt.js';
-import { MAX_TIMER_MS } from './defaults.js';
+import { amountOr, MAX_TIMER_MS } from './defaults.js';
 import { endStream } from './end.js';
 import { createStreamError, type StreamError } from './errors.js';
 import { errorText } from './object.js';
@@ -31,7 +31,10 @@ export interface StreamMessageOptions {
   readonly fetch?: typeof fetch;
   /** Retries before the first byte of an answer; `false` for none. */
   readonly retry?: RetryOptions | false;
-  /** No bytes for this long ends the stream as `interrupted` (resumable). Default 60 s; 0 disables. */
+  /**
+   * No bytes for this long ends the stream as `interrupted` (resumable). Default 60 s; 0
+   * disables it (NaN or a negative keeps the default).
+   */
   readonly idleTimeoutMs?: number;
   /** Every decoded event, with the state it produced. */
   readonly onEvent?: (event: StreamEvent, state: StreamState) => void;
@@ -139,16 +142,15 @@ export async function streamMessage(
 
 /**
  * Each field falls back to its default on its own: `{ retries: undefined }` keeps 2, and so
- * does a value that is no count or wait (NaN, negative: `Number(process.env.UNSET)` retried
- * without end, `attempt >= NaN` never being true).
+ * does a value that is no count or wait (`amountOr`: `attempt >= NaN` is never true, so
+ * `Number(process.env.UNSET)` retried without end).
  */
 function retryOptions(given: RetryOptions | false | undefined): Required<RetryOptions> {
   const options = { ...DEFAULT_RETRY };
   if (given === false) options.retries = 0;
   else {
     for (const key of Object.keys(options) as (keyof RetryOptions)[]) {
-      const value = given?.[key];
-      if (typeof value === 'number' && value >= 0) options[key] = value;
+      options[key] = amountOr(given?.[key], options[key]);
     }
   }
   return options;

@@ -54,39 +54,42 @@ describe('streamMessage without a server', () => {
   });
 
   // An attack review: `idleTimeoutMs: Number(process.env.UNSET)` is NaN, which turned the
-  // idle timeout off; it is the default (60 s), here on a fake clock.
-  it('idleTimeoutMs: NaN ends a stalled answer after the default idle timeout', async () => {
-    vi.useFakeTimers();
-    try {
-      const encoder = new TextEncoder();
-      const stalled = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(
-            encoder.encode(
-              sseEvent({
-                type: 'content_block_start',
-                index: 0,
-                content_block: { type: 'text', text: '' },
-              }),
-            ),
-          );
-        },
-      });
-      const ending = streamMessage(REQUEST, {
-        ...BASE,
-        idleTimeoutMs: Number.NaN,
-        endpoint: 'https://example.test/v1/messages',
-        fetch: async () =>
-          new Response(stalled, { headers: { 'content-type': 'text/event-stream' } }),
-      });
-      await vi.advanceTimersByTimeAsync(60_001);
-      const state = await ending;
-      expect(state.status).toBe('interrupted');
-      expect(state.error?.type).toBe('idle_timeout');
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  // idle timeout off; it is the default (60 s), here on a fake clock. A negative, too.
+  it.each([Number.NaN, -1])(
+    'idleTimeoutMs: %d ends a stalled answer after the default idle timeout',
+    async (idleTimeoutMs) => {
+      vi.useFakeTimers();
+      try {
+        const encoder = new TextEncoder();
+        const stalled = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(
+              encoder.encode(
+                sseEvent({
+                  type: 'content_block_start',
+                  index: 0,
+                  content_block: { type: 'text', text: '' },
+                }),
+              ),
+            );
+          },
+        });
+        const ending = streamMessage(REQUEST, {
+          ...BASE,
+          idleTimeoutMs,
+          endpoint: 'https://example.test/v1/messages',
+          fetch: async () =>
+            new Response(stalled, { headers: { 'content-type': 'text/event-stream' } }),
+        });
+        await vi.advanceTimersByTimeAsync(60_001);
+        const state = await ending;
+        expect(state.status).toBe('interrupted');
+        expect(state.error?.type).toBe('idle_timeout');
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it.each([
     [500, 'text/html'],
