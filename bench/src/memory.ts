@@ -8,9 +8,12 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { accumulate, type StreamState } from '@message-stream/core';
 import { createMockFetch } from '@message-stream/mock';
 import { type AssistantTurn, createChatStore, type Turn } from '@message-stream/react';
+import { type MarkdownSplit, splitMarkdown } from '@message-stream/react/markdown';
 import { streamText } from 'ai';
+import { markdownAnswer } from '../render/src/sse.js';
 import { chunkBytes, type StreamFixture, textAnswerFixture } from './data.js';
 import { bareLoop, replayFetch, runAccumulate, runSdk } from './pipeline.js';
+import type { Target } from './target.js';
 
 const CHUNK = 16 * 1024;
 
@@ -57,6 +60,20 @@ export interface MemoryResult {
     readonly rows: readonly AnswerRow[];
   };
   readonly conversation: ConversationResult;
+  readonly markdown: MarkdownSplitResult;
+}
+
+/** A markdown answer split as `StreamingMarkdown` splits it while it streams. */
+export interface MarkdownSplitResult {
+  readonly textBytes: number;
+  readonly chunks: number;
+  readonly splits: number;
+  /** Median retained heap: the last split, as the component keeps it. */
+  readonly retained: number;
+  /** The same text as one flat string. */
+  readonly reference: number;
+  readonly runs: number;
+  readonly problems: readonly string[];
 }
 
 const heap = () => process.memoryUsage().heapUsed;
@@ -365,14 +382,90 @@ export async function benchMemory(
   const count = quick ? 40 : 200;
   log(`  conversation of ${count} answers`);
   const conversation = await benchConversation(count, quick ? 2 : 5, log);
-  return { answer, conversation };
+  const markdown = await benchMarkdownSplit(quick ? 100_000 : 500_000, runs);
+  log(
+    `  markdown split of ${mb(markdown.textBytes)} (${markdown.chunks} chunks): ${mb(markdown.retained)} (the text alone ${mb(markdown.reference)})`,
+  );
+  return { answer, conversation, markdown };
+}
+
+/** Text deltas per split: a frame's worth at a fast model's pace over a fast network. */
+const DELTAS_PER_SPLIT = 16;
+
+/**
+ * The split `StreamingMarkdown` keeps of a long answer (headings, paragraphs, lists, code,
+ * tables) once it has streamed: the text grown by 16-character deltas and split again every
+ * 16 of them, each split resuming from the last. What it holds should stay a small multiple of
+ * the text: a chunk cut as a slice of one frame's text kept all of that text alive, so the
+ * splits of a 250 KB answer held some 150 MB.
+ */
+async function benchMarkdownSplit(length: number, runs: number): Promise<MarkdownSplitResult> {
+  const answer = markdownAnswer(length, 5);
+  const grow = (): MarkdownSplit => {
+    let text = '';
+    let split: MarkdownSplit | null = null;
+    for (let at = 0, delta = 0; at < answer.length; at += 16, delta++) {
+      text += answer.slice(at, at + 16);
+      if (delta % DELTAS_PER_SPLIT === DELTAS_PER_SPLIT - 1 || at + 16 >= answer.length) {
+        split = splitMarkdown(`${text}\n`.slice(0, -1), split);
+      }
+    }
+    return split as MarkdownSplit;
+  };
+  const retained: number[] = [];
+  const reference: number[] = [];
+  const problems = new Set<string>();
+  let chunks = 0;
+  for (let run = 0; run <= runs; run++) {
+    const split = await measureOnce(
+      { name: 'split', make: async () => grow(), text: (value) => (value as MarkdownSplit).source },
+      answer,
+    );
+    const flat = await measureOnce(
+      { name: 'flat', make: async () => [...answer].join(''), text: (value) => value as string },
+      answer,
+    );
+    if (!split.correct) problems.add('text');
+    if (run === 0) {
+      const last = grow();
+      chunks = last.chunks.length;
+      if (last.chunks.some((chunk) => chunk.text !== answer.slice(chunk.start, chunk.end)))
+        problems.add('chunks');
+      continue;
+    }
+    retained.push(split.retained);
+    reference.push(flat.retained);
+  }
+  return {
+    textBytes: Buffer.byteLength(answer, 'utf8'),
+    chunks,
+    splits: Math.ceil(answer.length / 16 / DELTAS_PER_SPLIT),
+    retained: median(retained),
+    reference: median(reference),
+    runs,
+    problems: [...problems],
+  };
+}
+
+/** The split of a long answer keeps at most this many times the text's own heap. */
+const MARKDOWN_SPLIT_LIMIT = 4;
+
+export function memoryTargets({ markdown }: MemoryResult): Target[] {
+  const ratio = markdown.retained / markdown.reference;
+  return [
+    {
+      name: `Memory: the markdown split of a ${mb(markdown.textBytes)} answer as it streamed (what \`StreamingMarkdown\` keeps) at most ${MARKDOWN_SPLIT_LIMIT}× the text as one flat string`,
+      figure: `${ratio.toFixed(2)}× (${mb(markdown.retained)} vs ${mb(markdown.reference)})${markdown.problems.length ? `; **wrong: ${markdown.problems.join(', ')}**` : ''}`,
+      pass: ratio <= MARKDOWN_SPLIT_LIMIT && markdown.problems.length === 0,
+    },
+  ];
 }
 
 const mb = (bytes: number): string =>
   Math.abs(bytes) >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} KB`;
 
 export function memoryTable(result: MemoryResult): string {
-  const { answer, conversation: c } = result;
+  const { answer, conversation: c, markdown: m } = result;
   const times = (bytes: number, base: number) => `${(bytes / base).toFixed(2)}×`;
   const verdict = (problems: readonly string[]) =>
     problems.length === 0 ? 'correct' : `**wrong: ${problems.join(', ')}**`;
@@ -404,6 +497,15 @@ export function memoryTable(result: MemoryResult): string {
     `Median of ${c.runs} runs after a warm-up run. Along the way (one run): ${c.checkpoints.map((p) => `${p.answers} answers ${mb(p.retained)}`).join(', ')}. ` +
       `Superseded states: with \`batch: false\` (every state published) ${c.superseded.published} published \`turns\` arrays and answer states were tracked by WeakRef; ` +
       `${c.superseded.alive} of those that are no longer current survived collection.`,
+    '',
+    `### One markdown answer split as it streamed: ${mb(m.textBytes)} (headings, paragraphs, lists, code, tables), ${m.chunks} chunks`,
+    '',
+    '| what is held | retained heap | × the flat text |',
+    '| --- | --- | --- |',
+    `| the text as one flat string (reference) | ${mb(m.reference)} | 1.00× |`,
+    `| \`splitMarkdown\`: the last of ${m.splits} splits, each resumed from the one before (${verdict(m.problems)}) | ${mb(m.retained)} | ${times(m.retained, m.reference)} |`,
+    '',
+    `Median of ${m.runs} runs after a warm-up. The text grows by 16-character deltas and is split every ${DELTAS_PER_SPLIT} of them, from a fresh copy each time, as \`StreamingMarkdown\` does while it streams. The split holds the last text and its chunks; a chunk closed while streaming is a copy of its own, since a slice would keep its frame's whole text alive.`,
   );
   return lines.join('\n');
 }

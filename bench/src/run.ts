@@ -8,7 +8,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchConversations, conversationsTable, conversationTargets } from './conversations.js';
 import { benchHeavy, heavyTable, heavyTargets } from './heavy.js';
-import { benchMemory, memoryTable } from './memory.js';
+import { benchMemory, memoryTable, memoryTargets } from './memory.js';
 import {
   benchPartialJson,
   growthLines,
@@ -83,7 +83,12 @@ if (only !== undefined) {
     log(heavyTable(rows));
     for (const t of heavyTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
   }
-  if (only.includes('memory')) log(memoryTable(await benchMemory(log, { quick })));
+  if (only.includes('memory')) {
+    const result = await benchMemory(log, { quick });
+    log(memoryTable(result));
+    for (const t of memoryTargets(result))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
   if (only.includes('size')) log(sizeTable(await measureSizes()));
   process.exit(0);
 }
@@ -116,6 +121,7 @@ const targets = [
   ...renderTargets(render),
   ...conversationTargets(conversations),
   ...heavyTargets(heavy),
+  ...memoryTargets(memory),
   ...sizeTargets(sizes),
   {
     name: 'The whole `pnpm bench` within 20 minutes on this machine',

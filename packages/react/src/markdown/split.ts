@@ -1,3 +1,5 @@
+import { flatCopy } from '../flat-copy.js';
+
 /**
  * Splits markdown into top-level blocks, so a streaming answer can be rendered block by block:
  * every finished block is parsed once, and each delta re-parses only the block still growing.
@@ -99,7 +101,7 @@ export function splitMarkdown(text: string, previous?: MarkdownSplit | null): Ma
   ) {
     const resume = lastLineStates.get(previous);
     if (resume !== undefined) {
-      const split = scan(text, resume, previous.chunks.slice(0, resume[1]));
+      const split = scan(text, resume, previous.chunks.slice(0, resume[1]), true);
       // A chunk the last line closed was final already (all but the last are): it stays the
       // same object, which is what keeps its view from rendering again.
       const chunks = split.chunks as MarkdownChunk[];
@@ -182,7 +184,17 @@ const START: ScanState = [
  */
 const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
 
-function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownSplit {
+/**
+ * `resumed`: `text` is one of a growing text's versions, so a chunk closed here is kept by the
+ * next splits. Its strings are then copies of their own (`flatCopy`): as slices each would keep
+ * this version of the whole text alive. The last chunk is made again by every split.
+ */
+function scan(
+  text: string,
+  from: ScanState,
+  closed: MarkdownChunk[],
+  resumed = false,
+): MarkdownSplit {
   let [
     pos,
     ,
@@ -275,7 +287,7 @@ function scan(text: string, from: ScanState, closed: MarkdownChunk[]): MarkdownS
           ((LIST_ITEM.test(line) && !THEMATIC_BREAK.test(line)) ||
             (!complete && MAYBE_LIST_ITEM.test(line))));
       if (!continues) {
-        closed.push(makeChunk(text, chunkStart, contentEnd, definitions));
+        closed.push(makeChunk(text, chunkStart, contentEnd, definitions, resumed));
         chunkStart = pos;
         listOpen = false;
         listActive = false;
@@ -410,15 +422,16 @@ function makeChunk(
   start: number,
   contentEnd: number,
   definitions: string,
+  own = false,
 ): MarkdownChunk {
   // The newline is kept: markdown reads a last line with and without one differently.
   const end = text.charCodeAt(contentEnd) === 10 ? contentEnd + 1 : contentEnd;
-  const chunk = text.slice(start, end);
+  const chunk = own ? flatCopy(text.slice(start, end)) : text.slice(start, end);
   return {
     start,
     end,
     text: chunk,
-    definitions,
+    definitions: own && definitions !== '' ? flatCopy(definitions) : definitions,
     definitionsOnly: definitions !== '' && definitions.length >= chunk.trimEnd().length,
     references: chunk.includes('['),
   };
