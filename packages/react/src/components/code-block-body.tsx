@@ -1,4 +1,11 @@
-import { memo, type ReactElement, useLayoutEffect, useMemo, useRef } from 'react';
+import {
+  type CSSProperties,
+  memo,
+  type ReactElement,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
 import type { CodeRunsSnapshot, CodeTokensSource } from '../highlight/client.js';
 import type { CodeRunsLine, StyleView } from '../highlight/runs.js';
 import { startsWithText, tokensForLine } from '../highlight/tokens.js';
@@ -205,7 +212,11 @@ const CodeLines = memo(function CodeLines({ texts, tokens, lastLine }: CodeLines
     last.growing = growing;
   });
   return (
-    <span ref={group} className="ms-code__group">
+    <span
+      ref={group}
+      className="ms-code__group"
+      style={{ '--ms-code-lines': texts.length } as CSSProperties}
+    >
       {texts.map((text, i) => (
         <CodeLine
           // biome-ignore lint/suspicious/noArrayIndexKey: a line's position is its identity.

@@ -1,0 +1,58 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CodeBlock } from '../../src/components/code-block.js';
+import { withDefaultStyles } from '../browser-styles.js';
+
+// Real layout: these run in Chromium only.
+
+afterEach(cleanup);
+withDefaultStyles();
+
+/** 200 lines: three full groups of 64 and a last one of 8. */
+const CODE = Array.from({ length: 200 }, (_, i) => `const line${i} = ${i}; // line ${i}`).join(
+  '\n',
+);
+
+async function groupsOf(testId: string): Promise<HTMLElement[]> {
+  const box = await screen.findByTestId(testId);
+  // The block draws its lines in groups once its chunk has loaded.
+  await expect.poll(() => box.querySelectorAll('.ms-code__group').length).toBe(4);
+  return [...box.querySelectorAll<HTMLElement>('.ms-code__group')];
+}
+
+describe('a long code block', () => {
+  it('skips the groups of lines out of view, each as tall as its lines as if drawn', async () => {
+    render(
+      <div style={{ width: '480px' }}>
+        <div data-testid="seen">
+          <CodeBlock code={CODE} language="ts" highlight={false} />
+        </div>
+        <div style={{ height: '20000px' }} />
+        <div data-testid="unseen">
+          <CodeBlock code={CODE} language="ts" highlight={false} />
+        </div>
+      </div>,
+    );
+    const seen = await groupsOf('seen');
+    const unseen = await groupsOf('unseen');
+    const firstLine = (group: HTMLElement) => group.firstElementChild as HTMLElement;
+    // The first group on screen is drawn; none of the one far below is.
+    expect(firstLine(seen[0] as HTMLElement).checkVisibility({ contentVisibilityAuto: true })).toBe(
+      true,
+    );
+    for (const group of unseen) {
+      expect(firstLine(group).checkVisibility({ contentVisibilityAuto: true })).toBe(false);
+    }
+    // Skipped or drawn, a group takes the same room: nothing moves when it scrolls into view.
+    const heights = (groups: HTMLElement[]) =>
+      groups.map((group) => Math.round(group.getBoundingClientRect().height));
+    expect(heights(unseen)).toEqual(heights(seen));
+    // The short last group too: as tall as its 8 lines, not as a full group.
+    const lineHeight = (seen[0] as HTMLElement).getBoundingClientRect().height / 64;
+    expect(lineHeight).toBeGreaterThan(10);
+    const last = (unseen[3] as HTMLElement).getBoundingClientRect().height;
+    expect(Math.abs(last - 8 * lineHeight)).toBeLessThan(1);
+    // Its text is still all in the page (find in page, selection, screen readers).
+    expect(screen.getByTestId('unseen').querySelector('code')?.textContent).toBe(`${CODE}\n`);
+  });
+});
