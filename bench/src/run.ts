@@ -157,9 +157,12 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'a 15-25 ms layout). Frames now take 7 ms at the median and 12-13 ms at p95 by thread ' +
       'time; what passes 16 ms is garbage collection (scavenges of 10-15 ms; most of it the ' +
       "collector's root scan) and, on this shared machine, preemption (the wall-clock column). " +
-      'Tried and measured worse, so not kept: off-screen line groups skipped with ' +
-      'content-visibility (more style work as groups enter and leave) and token colours as ' +
-      'shared classes in an adopted stylesheet (each new rule restyled the block). Since: ' +
+      'Tried and measured worse, so not kept: token colours as shared classes in an adopted ' +
+      'stylesheet (each new rule restyled the block). Line groups out of view are now skipped ' +
+      '(content-visibility: auto; an earlier try was dropped for the style work of groups ' +
+      'entering and leaving): measured again this round, four runs each, it leaves this ' +
+      "row's figures within their spread (the worst tasks either way are scavenges) and " +
+      'halves each frame of layout at the 5,000-line row. Since: ' +
       'highlighted runs are kept in a compact form and drawn by DOM calls in one effect per ' +
       'line group (JS heap at 5,000 lines 18.8 → 8.6 MB), and the markdown splitter resumes ' +
       "at the previous text's last line with its scan state, so a frame of a growing fence no " +
@@ -185,7 +188,18 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       "13-18 ms, inside a frame's script; with highlighting turned off, the block plain, the " +
       'same pause is 8-15 ms: it follows the whole heap, not the colours), a layout of the ' +
       'growing block that took 39 ms wall in one of six runs (its task 26 ms of thread time), ' +
-      'and a frame of script up to 18 ms. Frames take 5-8 ms by thread time otherwise. By wall ' +
+      'and a frame of script up to 18 ms. Fixed this round, by traces: every frame laid out ' +
+      'each group of 64 lines (2.4 ms a frame, 3.6 s over the answer, the longest layouts ' +
+      '10-16 ms); the groups out of view are now skipped (content-visibility with their sizes ' +
+      'kept), 1.05 ms a frame, the longest 5 ms. Found by heap sampling, and left: the ' +
+      "splitter's first read of each frame's text copies the whole answer (V8 flattens a " +
+      'string built by appending), 163 MB over the answer that only full collections free, ' +
+      'and their final pause is what still passes 16 ms, in about one run of four here. ' +
+      'Reading it through a fresh concatenation made the copies young (30 MB left to full ' +
+      'collections, their pauses 5-8 ms), but the scavenges that then freed them grew to ' +
+      '6-9 ms and the copy cost 0.2 ms a frame: the longest task was worse (16.5-19 ms against ' +
+      '13.7-17 ms, four runs each), so it was not kept. Removing the copy needs the text handed ' +
+      'from the store as appended pieces. Frames take 5-8 ms by thread time otherwise. By wall ' +
       'time, tasks pass 16 ms more often: the renderer shares two cores with the Worker ' +
       "that tokenizes, the GPU process and the bench's server, and is preempted mid-task.",
   },
