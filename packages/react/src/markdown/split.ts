@@ -185,9 +185,12 @@ const START: ScanState = [
 const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
 
 /**
- * `resumed`: `text` is one of a growing text's versions, so a chunk closed here is kept by the
- * next splits. Its strings are then copies of their own (`flatCopy`): as slices each would keep
- * this version of the whole text alive. The last chunk is made again by every split.
+ * `resumed`: `text` is one of a growing text's versions, so what a chunk closed here holds, and
+ * the definition lines the scan carries on, are kept by the next splits. They are then copies
+ * of their own (`flatCopy`): as slices each would keep this version of the whole text alive.
+ * The last chunk is made again by every split. A split from scratch slices its text: its
+ * chunks keep that one text alive, as its source does (a view that mounts mid-stream keeps
+ * the text of its first split so, once).
  */
 function scan(
   text: string,
@@ -312,7 +315,9 @@ function scan(
       htmlToBlank = true;
       inParagraph = false;
     } else if ((!inParagraph || afterDefinition) && DEFINITION.test(line)) {
-      definitions += definitions === '' ? line : `\n${line}`;
+      // Kept in the scan state and the chunk: resumed, a copy (a slice keeps this text alive).
+      const own = resumed ? flatCopy(line) : line;
+      definitions += definitions === '' ? own : `\n${own}`;
       isDefinition = true;
       inParagraph = true;
       nestedParagraph = listActive || BLOCKQUOTE.test(line);
