@@ -13,6 +13,10 @@ const CODE = Array.from({ length: 200 }, (_, i) => `const line${i} = ${i}; // li
   '\n',
 );
 
+const frames = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+};
+
 async function groupsOf(testId: string): Promise<HTMLElement[]> {
   const box = await screen.findByTestId(testId);
   // The block draws its lines in groups once its chunk has loaded.
@@ -35,6 +39,9 @@ describe('a long code block', () => {
     );
     const seen = await groupsOf('seen');
     const unseen = await groupsOf('unseen');
+    // A group is skipped as soon as it has the style, and drawn once a frame has found it in
+    // view: only the first group of the first block is.
+    await frames(2);
     const firstLine = (group: HTMLElement) => group.firstElementChild as HTMLElement;
     // The first group on screen is drawn; none of the one far below is.
     expect(firstLine(seen[0] as HTMLElement).checkVisibility({ contentVisibilityAuto: true })).toBe(
@@ -54,5 +61,45 @@ describe('a long code block', () => {
     expect(Math.abs(last - 8 * lineHeight)).toBeLessThan(1);
     // Its text is still all in the page (find in page, selection, screen readers).
     expect(screen.getByTestId('unseen').querySelector('code')?.textContent).toBe(`${CODE}\n`);
+  });
+
+  it('does not hold a block wide that has narrowed since its groups were drawn', async () => {
+    render(
+      <div data-testid="box" style={{ width: '900px' }}>
+        <CodeBlock code={CODE} language="ts" highlight={false} />
+      </div>,
+    );
+    const groups = await groupsOf('box');
+    // Each group drawn once, at 900 px, then scrolled out of view again.
+    for (const group of groups) {
+      group.scrollIntoView();
+      await frames(2);
+    }
+    window.scrollTo(0, 0);
+    await frames(2);
+    (screen.getByTestId('box') as HTMLElement).style.width = '600px';
+    await frames(2);
+    const pre = screen.getByTestId('box').querySelector('pre') as HTMLElement;
+    for (const group of groups) {
+      expect(group.getBoundingClientRect().width).toBeLessThanOrEqual(600);
+    }
+    // Nothing to scroll to sideways: the lines are short.
+    expect(pre.scrollWidth).toBeLessThanOrEqual(pre.clientWidth);
+  });
+
+  it('scrolls sideways to the end of a long line, not clipping it', async () => {
+    const long = `const long = '${'x'.repeat(400)}';`;
+    render(
+      <div data-testid="wide" style={{ width: '480px' }}>
+        <CodeBlock code={`${long}\n${CODE}`} language="ts" highlight={false} />
+      </div>,
+    );
+    await groupsOf('wide');
+    await frames(2);
+    const pre = screen.getByTestId('wide').querySelector('pre') as HTMLElement;
+    const group = pre.querySelector('.ms-code__group') as HTMLElement;
+    expect(pre.scrollWidth).toBeGreaterThan(pre.clientWidth + 1000);
+    // The group is as wide as its long line, so the line is drawn, not clipped at the block.
+    expect(group.getBoundingClientRect().width).toBeGreaterThan(pre.clientWidth + 1000);
   });
 });
