@@ -145,8 +145,8 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     reason:
       "By thread time this row's longest task is at or near 16 ms (11-17 ms in this stop's " +
       'runs and traces); what passes by wall is the renderer preempted on two shared cores. The ' +
-      "answer's end restyled every element of the block (the streaming caret's rule, fixed " +
-      'this round; see the 5,000-line row). ' +
+      "answer's end restyled every element of the block (the streaming caret's rule, fixed in " +
+      'the last round; see the 5,000-line row). ' +
       'Tokenizing is off the main thread (a module Worker; no finished line is tokenized again), ' +
       "a frame splits only the block's last line, and colours reach React at most 64 new lines " +
       'a frame. Earlier fixes, by traces: line groups are contained (a frame painted all ' +
@@ -179,7 +179,7 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /Heavy content, 5,000-line code answer.*a second over HTTP/,
     reason:
       'The row that shows the block itself: the bare read of the same paced stream stays ' +
-      'under 10 ms, where at full speed it alone passes 16 ms. Fixed this round, by traces: ' +
+      'under 10 ms, where at full speed it alone passes 16 ms. Fixed in the last round, by traces: ' +
       "the streaming caret's rule hung below the streaming text, so when the answer ended the " +
       'browser walked every element of the block to restyle the caret (an 18 ms style pass ' +
       'at 5,000 lines, in every run); the caret is now a class on the paragraph itself. In ' +
@@ -268,7 +268,7 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     reason:
       "The send's tasks no longer grow with the thread: what is left is the streaming " +
       "answer's frames, as long as at N = 1 (the table's longest-task row), on two cores " +
-      "shared with the browser's other processes (wall clock against thread time). Fixed this round, by CPU profiles of the send at N = 1,000: the send's task " +
+      "shared with the browser's other processes (wall clock against thread time). Fixed in an earlier round, by CPU profiles of the send at N = 1,000: the send's task " +
       'held React re-rendering all 250 groups of the log (whether a request is under way ' +
       'now reaches the messages through a context, so only the changed groups render), the ' +
       'request built in the same task (it now goes out in the next one, after the commit) ' +
