@@ -115,8 +115,12 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // caret set on the last paragraph itself (a copy of the parsed chunk with one element
   // changed): as a rule under the streaming text, the answer's end restyled everything under
   // it, an 18 ms style pass at the end of a 5,000-line code answer; then to 21.16 kB
-  // (+0.03 kB) by the thinking and server-tool labels' pulse keyed on the label the same way.
-  [MESSAGE_PARTS_ROW]: 21_160,
+  // (+0.03 kB) by the thinking and server-tool labels' pulse keyed on the label the same way;
+  // then to 21.215 kB (+0.05 kB) by a markdown chunk closed while streaming kept as a copy of
+  // its own (as a slice it kept that frame's whole answer: 150 MB for a 250 KB answer) and a
+  // code line group's line count, which sizes it while it is skipped out of view (a frame
+  // laid out every group of a 5,000-line block: 2.4 ms, now 1.05).
+  [MESSAGE_PARTS_ROW]: 21_215,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
