@@ -9,10 +9,24 @@ export interface Scheduler {
   cancel(): void;
 }
 
-export function createScheduler(mode: 'frame' | number | false, flush: () => void): Scheduler {
+/**
+ * `periods`: how many frames (or intervals) the next flush waits, asked each time one ends;
+ * one unless the caller spaces its updates out (see `framesBetweenUpdates`).
+ */
+export function createScheduler(
+  mode: 'frame' | number | false,
+  flush: () => void,
+  periods: () => number = () => 1,
+): Scheduler {
   let pending: { cancel(): void } | null = null;
+  let waited = 0;
   const run = () => {
     pending = null;
+    if (++waited < periods()) {
+      pending = schedule();
+      return;
+    }
+    waited = 0;
     flush();
   };
   const schedule = (): { cancel(): void } => {
@@ -33,6 +47,7 @@ export function createScheduler(mode: 'frame' | number | false, flush: () => voi
     cancel() {
       pending?.cancel();
       pending = null;
+      waited = 0;
     },
   };
 }
