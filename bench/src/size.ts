@@ -119,8 +119,10 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // then to 21.215 kB (+0.05 kB) by a markdown chunk closed while streaming kept as a copy of
   // its own (as a slice it kept that frame's whole answer: 150 MB for a 250 KB answer) and a
   // code line group's line count, which sizes it while it is skipped out of view (a frame
-  // laid out every group of a 5,000-line block: 2.4 ms, now 1.05).
-  [MESSAGE_PARTS_ROW]: 21_215,
+  // laid out every group of a 5,000-line block: 2.4 ms, now 1.05); then to 21.225 kB
+  // (+0.005 kB, what the row shares with the entry) by a long answer's updates spaced as it
+  // grows (each update copies the whole text: 16 MB a second at 275 KB and 60 updates).
+  [MESSAGE_PARTS_ROW]: 21_225,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';
