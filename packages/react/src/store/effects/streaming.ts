@@ -26,6 +26,8 @@ export async function streamInto(
 ): Promise<StreamedAnswer> {
   const options = ctx.options();
   let latest: StreamState | null = null;
+  // What the last update showed: a continued answer's merge, whose text the view reads.
+  let shown: StreamState | null = null;
   // The turn keeps the first time it is given (a continuation does not reset it).
   let firstContentAt: number | undefined;
   const scheduler = createScheduler(
@@ -34,9 +36,11 @@ export async function streamInto(
       if (latest === null) return;
       const stream = view(latest);
       latest = null;
+      shown = stream;
       ctx.dispatch({ type: 'stream-updated', id, stream, firstContentAt });
     },
-    () => (latest === null ? 1 : framesBetweenUpdates(latest)),
+    // Spaced by what the view reads: for a continued answer, the earlier part with the new.
+    () => (shown === null ? 1 : framesBetweenUpdates(shown)),
   );
   const {
     onToolCall: _t,
