@@ -2,6 +2,7 @@ import { createStreamState, reduceStream, type StreamState } from '@message-stre
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHARS_PER_UPDATE_FRAME, framesBetweenUpdates } from '../../src/store/effects/streaming.js';
 import { createScheduler } from '../../src/store/scheduler.js';
+import { textAnswerEvents } from './support.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -10,19 +11,8 @@ afterEach(() => {
 /** An answer streaming a thinking block of `thinking` characters, then a text of `text`. */
 function answer(thinking: number, text: number): StreamState {
   const events: unknown[] = [
-    {
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-test',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      },
-    },
+    // textAnswerEvents' message_start: the same answer head as the store tests.
+    textAnswerEvents('')[0],
     { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
     {
       type: 'content_block_delta',
