@@ -7,6 +7,7 @@ import {
 } from '@message-stream/core';
 import { nextTask } from '../next-task.js';
 import { createScheduler } from '../scheduler.js';
+import { createTextAppends } from '../text-appends.js';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext, StreamedAnswer } from './context.js';
 
@@ -30,11 +31,16 @@ export async function streamInto(
   let shown: StreamState | null = null;
   // The turn keeps the first time it is given (a continuation does not reset it).
   let firstContentAt: number | undefined;
+  // What each text gained between two updates, so the view reads only that (text-growth.ts).
+  const appends = createTextAppends();
   const scheduler = createScheduler(
     options.batch ?? 'frame',
     () => {
       if (latest === null) return;
       const stream = view(latest);
+      // A merged view (a continued answer) builds its texts anew: nothing to record.
+      if (stream !== latest) appends.skip();
+      appends.published(shown, stream);
       latest = null;
       shown = stream;
       ctx.dispatch({ type: 'stream-updated', id, stream, firstContentAt });
@@ -55,6 +61,7 @@ export async function streamInto(
     const final = await streamMessage(request, {
       ...transport,
       signal: controller.signal,
+      onEvent: (event) => appends.event(event),
       onState: (state) => {
         // Timed as the event is read: a frame later would add the wait for the frame.
         if (firstContentAt === undefined && (state.message?.content.length ?? 0) > 0) {

@@ -1,0 +1,52 @@
+/**
+ * What a streaming text gained since an earlier version of it, known without reading either.
+ *
+ * A string built by appending is a rope in V8, and the first read of each version (a search,
+ * a slice, a comparison of equal lengths) copies it whole into a flat string. A view that
+ * compared or sliced each update of a growing answer so copied the whole answer per update:
+ * work and garbage per frame that grew with the answer (at 275 KB, 0.9 ms and a large object
+ * a frame, freed only by full collections). Whoever builds a version by appending records
+ * here how it was built; whoever reads it asks here first and reads only the new part.
+ *
+ * A short journal of the latest appends, looked up by identity: strings cannot be weak keys,
+ * and a map keyed by strings would hash (so read) them. Entries are found by `===`, which
+ * tells strings of different lengths apart without reading them; an entry that scrolled out
+ * only means the reader reads the whole text, as it would without the journal.
+ */
+
+/** Appends remembered: a few per streaming block and step (store, markdown split, code). */
+const JOURNAL_SIZE = 64;
+
+const grown: (string | undefined)[] = new Array(JOURNAL_SIZE);
+const bases: (string | undefined)[] = new Array(JOURNAL_SIZE);
+const added: (string | undefined)[] = new Array(JOURNAL_SIZE);
+let nextSlot = 0;
+
+/** Records that `next` is `base` followed by `appended` (the caller built it so). */
+export function recordAppend(next: string, base: string, appended: string): void {
+  if (next.length !== base.length + appended.length) return;
+  grown[nextSlot] = next;
+  bases[nextSlot] = base;
+  added[nextSlot] = appended;
+  nextSlot = (nextSlot + 1) % JOURNAL_SIZE;
+}
+
+/**
+ * What `next` has after `base` when `next` was recorded as `base` plus it, else undefined
+ * (the caller then compares the texts itself). Reads neither string.
+ */
+export function appendedSince(next: string, base: string): string | undefined {
+  if (next.length <= base.length) return undefined;
+  // Newest first: a growing text's latest step is the one asked for.
+  for (let k = 1; k <= JOURNAL_SIZE; k++) {
+    const slot = (nextSlot - k + JOURNAL_SIZE) % JOURNAL_SIZE;
+    const candidate = grown[slot];
+    if (candidate === undefined) return undefined;
+    // Lengths first: `===` on two different strings of one length compares their characters.
+    if (candidate.length === next.length && candidate === next) {
+      const from = bases[slot] as string;
+      if (from.length === base.length && from === base) return added[slot];
+    }
+  }
+  return undefined;
+}

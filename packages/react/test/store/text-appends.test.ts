@@ -1,0 +1,144 @@
+import {
+  createStreamState,
+  reduceStream,
+  type StreamEvent,
+  type StreamState,
+} from '@message-stream/core';
+import { describe, expect, it } from 'vitest';
+import { createChatStore } from '../../src/store/create-chat-store.js';
+import { createTextAppends } from '../../src/store/text-appends.js';
+import { appendedSince } from '../../src/text-growth.js';
+import { scriptedFetch, sse, textAnswer } from './support.js';
+
+const start: StreamEvent = {
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  },
+} as StreamEvent;
+const block = (index: number, type: 'text' | 'thinking'): StreamEvent =>
+  ({
+    type: 'content_block_start',
+    index,
+    content_block: type === 'text' ? { type, text: '' } : { type, thinking: '', signature: '' },
+  }) as StreamEvent;
+const text = (index: number, value: string): StreamEvent =>
+  ({
+    type: 'content_block_delta',
+    index,
+    delta: { type: 'text_delta', text: value },
+  }) as StreamEvent;
+
+/** Reduces `events`, telling the tracker of each, as the store's stream does. */
+function run(
+  appends: ReturnType<typeof createTextAppends>,
+  state: StreamState,
+  events: StreamEvent[],
+): StreamState {
+  let next = state;
+  for (const event of events) {
+    next = reduceStream(next, event);
+    appends.event(event);
+  }
+  return next;
+}
+
+const textOf = (state: StreamState, position: number) =>
+  (state.message?.content[position]?.block as { text?: string } | undefined)?.text as string;
+
+describe('text appends of a streaming answer', () => {
+  it('records what each text block gained between two published states', () => {
+    const appends = createTextAppends();
+    const first = run(appends, createStreamState(), [
+      start,
+      block(0, 'text'),
+      text(0, 'Hello'),
+      block(1, 'text'),
+      text(1, 'Other'),
+    ]);
+    appends.published(null, first);
+    const second = run(appends, first, [text(0, ', wor'), text(1, ' block'), text(0, 'ld')]);
+    appends.published(first, second);
+    expect(appendedSince(textOf(second, 0), textOf(first, 0))).toBe(', world');
+    expect(appendedSince(textOf(second, 1), textOf(first, 1))).toBe(' block');
+    // Each publish starts afresh.
+    const third = run(appends, second, [text(0, '!')]);
+    appends.published(second, third);
+    expect(appendedSince(textOf(third, 0), textOf(second, 0))).toBe('!');
+    expect(appendedSince(textOf(third, 1), textOf(second, 1))).toBeUndefined();
+  });
+
+  it('records nothing for a delta the reducer did not apply to a text', () => {
+    const appends = createTextAppends();
+    const first = run(appends, createStreamState(), [
+      start,
+      block(0, 'thinking'),
+      block(1, 'text'),
+    ]);
+    appends.published(null, first);
+    const second = run(appends, first, [text(0, 'not for thinking'), text(1, 'yes')]);
+    appends.published(first, second);
+    expect(second.diagnostics.some((d) => d.code === 'delta_type_mismatch')).toBe(true);
+    expect(appendedSince(textOf(second, 1), textOf(first, 1))).toBe('yes');
+    // The thinking block has no text: nothing to find, nothing recorded for index 0.
+    expect(textOf(second, 0)).toBeUndefined();
+  });
+
+  it('records nothing across a second message_start, or for a view that is not the raw state', () => {
+    const appends = createTextAppends();
+    const first = run(appends, createStreamState(), [start, block(0, 'text'), text(0, 'abc')]);
+    appends.published(null, first);
+    // A spliced retry whose new text is exactly as long as the old one plus the deltas since
+    // the last publish: only knowing that a message started again keeps it from a record.
+    const second = run(appends, first, [
+      text(0, 'xyz'),
+      {
+        ...start,
+        message: { ...(start as { message: object }).message, id: 'msg_2' },
+      } as StreamEvent,
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'QQQQQQ' } },
+    ]);
+    appends.published(first, second);
+    expect(textOf(second, 0)).toBe('QQQQQQ');
+    expect(appendedSince(textOf(second, 0), textOf(first, 0))).toBeUndefined();
+
+    const third = run(appends, second, [text(0, 'g')]);
+    appends.skip();
+    appends.published(second, third);
+    expect(appendedSince(textOf(third, 0), textOf(second, 0))).toBeUndefined();
+  });
+});
+
+describe('the chat store’s published texts', () => {
+  it('records each update of a streaming text as the one before plus what it gained', async () => {
+    const answer = 'A longer answer, sent in many small deltas. '.repeat(40);
+    const { fetch } = scriptedFetch(() => sse(textAnswer(answer)));
+    const store = createChatStore({ request: { model: 'm', max_tokens: 64 }, fetch, batch: 1 });
+    const texts: string[] = [];
+    // Asked as each update is published, as the view asks while it renders it.
+    const gained: (string | undefined)[] = [];
+    store.subscribe((state) => {
+      const turn = state.turns.at(-1);
+      if (turn?.role !== 'assistant' || turn.stream.status !== 'streaming') return;
+      const value = (turn.stream.message?.content[0]?.block as { text?: string } | undefined)?.text;
+      if (typeof value !== 'string' || value === texts.at(-1)) return;
+      const before = texts.at(-1);
+      if (before !== undefined) gained.push(appendedSince(value, before));
+      texts.push(value);
+    });
+    await store.getState().send('Hi');
+    // Several updates, each recorded against the one before: a view reads only the new part.
+    expect(texts.length).toBeGreaterThan(3);
+    expect(gained).toEqual(
+      texts.slice(1).map((text, i) => text.slice((texts[i] as string).length)),
+    );
+    expect(texts.at(-1)?.length).toBeLessThanOrEqual(answer.length);
+  });
+});
