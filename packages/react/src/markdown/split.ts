@@ -1,4 +1,5 @@
 import { flatCopy } from '../flat-copy.js';
+import { appendedSince, recordAppend } from '../text-growth.js';
 
 /**
  * Splits markdown into top-level blocks, so a streaming answer can be rendered block by block:
@@ -92,27 +93,78 @@ const HTML_LONE_TAG =
  * code answer is one fence as long as the answer.
  */
 export function splitMarkdown(text: string, previous?: MarkdownSplit | null): MarkdownSplit {
-  // `slice(…) ===` says what `startsWith` says, but V8 compares it as memory, not character
-  // by character: this runs every frame on the whole answer (0.2-0.5 ms at 250 KB, measured).
-  if (
-    previous &&
-    text.length >= previous.source.length &&
-    text.slice(0, previous.source.length) === previous.source
-  ) {
-    const resume = lastLineStates.get(previous);
-    if (resume !== undefined) {
-      const split = scan(text, resume, previous.chunks.slice(0, resume[1]), true);
-      // A chunk the last line closed was final already (all but the last are): it stays the
-      // same object, which is what keeps its view from rendering again.
-      const chunks = split.chunks as MarkdownChunk[];
-      for (let i = resume[1]; i < previous.chunks.length - 1; i++) {
-        const before = previous.chunks[i] as MarkdownChunk;
-        if (chunks[i]?.start === before.start) chunks[i] = before;
-      }
-      return split;
+  const resume = previous ? lastLineStates.get(previous) : undefined;
+  if (previous && resume !== undefined) {
+    // Recorded as the previous text plus an append (text-growth.ts): only that is read.
+    const appended = appendedSince(text, previous.source);
+    if (appended !== undefined) return splitAppended(text, previous, resume, appended);
+    // `slice(…) ===` says what `startsWith` says, but V8 compares it as memory, not character
+    // by character: this runs every frame on the whole answer (0.2-0.5 ms at 250 KB, measured).
+    if (
+      text.length >= previous.source.length &&
+      text.slice(0, previous.source.length) === previous.source
+    ) {
+      return reuseFinal(
+        scan(text, resume.state, previous.chunks.slice(0, resume.state[1]), true),
+        previous,
+        resume,
+      );
     }
   }
   return scan(text, START, []);
+}
+
+/**
+ * A chunk the last line closed was final already (all but the last are): it stays the same
+ * object, which is what keeps its view from rendering again.
+ */
+function reuseFinal(split: MarkdownSplit, previous: MarkdownSplit, resume: Resume): MarkdownSplit {
+  const chunks = split.chunks as MarkdownChunk[];
+  for (let i = resume.state[1]; i < previous.chunks.length - 1; i++) {
+    const before = previous.chunks[i] as MarkdownChunk;
+    if (chunks[i]?.start === before.start) chunks[i] = before;
+  }
+  return split;
+}
+
+/**
+ * The split of `text`, known to be `previous.source` followed by `appended`, reading only the
+ * previous text's last line and `appended`: the chunk still open is carried as the part
+ * before that line (`head`) plus what is read, built by appending, so a code answer's fence
+ * costs each frame what arrived, not its length. Its growth is recorded, for `fencedCode`.
+ */
+function splitAppended(
+  text: string,
+  previous: MarkdownSplit,
+  resume: Resume,
+  appended: string,
+): MarkdownSplit {
+  const state = resume.state;
+  const base = state[0];
+  const chunkStart = state[2];
+  let { line, head, headRefs } = resume;
+  if (line === undefined || head === undefined || headRefs === undefined) {
+    // The previous split read its whole text: what it knew is cut from that, once, as copies.
+    const source = previous.source;
+    line = flatCopy(source.slice(base));
+    head = chunkStart !== -1 && chunkStart < base ? flatCopy(source.slice(chunkStart, base)) : '';
+    headRefs = head.includes('[');
+  }
+  const tail: TailRead = { text: line + appended, base, head, headRefs };
+  const split = reuseFinal(
+    scan(text, state, previous.chunks.slice(0, state[1]), true, tail),
+    previous,
+    resume,
+  );
+  const before = previous.chunks.at(-1);
+  const after = split.chunks.at(-1);
+  if (before !== undefined && after !== undefined && before.start === after.start) {
+    const from = before.end - base;
+    if (from >= 0 && after.end >= before.end) {
+      recordAppend(after.text, before.text, tail.text.slice(from, after.end - base));
+    }
+  }
+  return split;
 }
 
 interface Fence {
@@ -182,7 +234,32 @@ const START: ScanState = [
  * finish that line differently (a newline, more of a fence marker), so it is read again.
  * Kept beside the split rather than in it, so the public shape stays what users read.
  */
-const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
+const lastLineStates = new WeakMap<MarkdownSplit, Resume>();
+
+/**
+ * Where a split's scan stood at its text's last line, and, for a split made from an append
+ * (whose text is never read whole), that line's text and the open chunk's text before it.
+ */
+interface Resume {
+  readonly state: ScanState;
+  /** The text from the last line's start to the end. */
+  readonly line?: string;
+  /** The open chunk's text from its start to the last line's start ('' when none). */
+  readonly head?: string;
+  /** `head` contains `[`. */
+  readonly headRefs?: boolean;
+}
+
+/**
+ * What a scan from an append reads: `text`, the text from `base` on (the previous text's
+ * last line and the append), and the open chunk's text before `base`.
+ */
+interface TailRead {
+  readonly text: string;
+  readonly base: number;
+  readonly head: string;
+  readonly headRefs: boolean;
+}
 
 /**
  * `resumed`: `text` is one of a growing text's versions, so what a chunk closed here holds, and
@@ -191,12 +268,17 @@ const lastLineStates = new WeakMap<MarkdownSplit, ScanState>();
  * The last chunk is made again by every split. A split from scratch slices its text: its
  * chunks keep that one text alive, as its source does (a view that mounts mid-stream keeps
  * the text of its first split so, once).
+ *
+ * `tail`: the text is known to extend the last split's by an append, and only the text from
+ * its last line on is read (`splitAppended`); the open chunk is that chunk's text before the
+ * line plus what is read, and closed chunks and the next split's state are built the same way.
  */
 function scan(
   text: string,
   from: ScanState,
   closed: MarkdownChunk[],
   resumed = false,
+  tail?: TailRead,
 ): MarkdownSplit {
   let [
     pos,
@@ -217,13 +299,40 @@ function scan(
     htmlToBlank,
   ] = from;
   let lastLine = from;
+  // Offsets are the whole text's; `src` holds it from `base` on (all of it but from an append).
+  const base = tail?.base ?? 0;
+  const src = tail?.text ?? text;
+  const total = base + src.length;
+  const headStart = chunkStart;
+  /** The text from `start` to `end`, each at or after `headStart`. */
+  const piece = (start: number, end: number): string => {
+    if (start >= base) return src.slice(start - base, end - base);
+    const head = (tail as TailRead).head;
+    if (end <= base) return head.slice(start - headStart, end - headStart);
+    const rest = src.slice(0, end - base);
+    return start === headStart ? head + rest : head.slice(start - headStart) + rest;
+  };
+  /** Whether the text from `start` to `end` has a `[`: for the open chunk, without its head. */
+  const refs = (start: number, end: number): boolean =>
+    tail !== undefined && start === headStart && start < base && end > base
+      ? tail.headRefs || src.slice(0, end - base).includes('[')
+      : piece(start, end).includes('[');
+  const chunkOf = (start: number, end: number, defs: string, own = false): MarkdownChunk => {
+    // The newline is kept: markdown reads a last line with and without one differently.
+    // (A content line before `base` had a line after it, so it ended with one.)
+    const stop = end < base || src.charCodeAt(end - base) === 10 ? end + 1 : end;
+    return makeChunk(piece(start, stop), start, stop, defs, refs(start, stop), own);
+  };
+  let lastHead: string | undefined;
+  let lastHeadRefs: boolean | undefined;
 
-  while (pos < text.length) {
-    const newline = text.indexOf('\n', pos);
-    const complete = newline !== -1;
-    const lineEnd = complete ? newline : text.length;
-    const next = complete ? newline + 1 : text.length;
-    if (next === text.length) {
+  while (pos < total) {
+    const at = src.indexOf('\n', pos - base);
+    const complete = at !== -1;
+    const newline = complete ? at + base : -1;
+    const lineEnd = complete ? newline : total;
+    const next = complete ? newline + 1 : total;
+    if (next === total) {
       lastLine = [
         pos,
         closed.length,
@@ -242,8 +351,22 @@ function scan(
         htmlEnd,
         htmlToBlank,
       ];
+      if (tail !== undefined) {
+        // What the next append's split needs and could not read: the open chunk so far.
+        if (chunkStart === -1 || chunkStart >= pos) {
+          lastHead = '';
+          lastHeadRefs = false;
+        } else if (chunkStart === headStart && chunkStart < base) {
+          const more = flatCopy(src.slice(0, pos - base));
+          lastHead = tail.head + more;
+          lastHeadRefs = tail.headRefs || more.includes('[');
+        } else {
+          lastHead = flatCopy(piece(chunkStart, pos));
+          lastHeadRefs = lastHead.includes('[');
+        }
+      }
     }
-    const line = text.slice(pos, lineEnd);
+    const line = src.slice(pos - base, lineEnd - base);
     const blank = BLANK.test(line);
 
     if (fence?.inList && !blank && indentOf(line) < fence.indent.length) {
@@ -290,7 +413,7 @@ function scan(
           ((LIST_ITEM.test(line) && !THEMATIC_BREAK.test(line)) ||
             (!complete && MAYBE_LIST_ITEM.test(line))));
       if (!continues) {
-        closed.push(makeChunk(text, chunkStart, contentEnd, definitions, resumed));
+        closed.push(chunkOf(chunkStart, contentEnd, definitions, resumed));
         chunkStart = pos;
         listOpen = false;
         listActive = false;
@@ -362,11 +485,17 @@ function scan(
     pos = next;
   }
 
-  if (chunkStart === -1)
-    return remember({ source: text, chunks: closed, openFence: null }, lastLine);
-  closed.push(
-    makeChunk(text, chunkStart, fence || htmlEnd ? text.length : contentEnd, definitions),
-  );
+  const resume: Resume =
+    tail === undefined
+      ? { state: lastLine }
+      : {
+          state: lastLine,
+          line: flatCopy(src.slice(lastLine[0] - base)),
+          head: lastHead ?? tail.head,
+          headRefs: lastHeadRefs ?? tail.headRefs,
+        };
+  if (chunkStart === -1) return remember({ source: text, chunks: closed, openFence: null }, resume);
+  closed.push(chunkOf(chunkStart, fence || htmlEnd ? total : contentEnd, definitions));
   return remember(
     {
       source: text,
@@ -380,12 +509,12 @@ function scan(
           }
         : null,
     },
-    lastLine,
+    resume,
   );
 }
 
-function remember(split: MarkdownSplit, lastLine: ScanState): MarkdownSplit {
-  lastLineStates.set(split, lastLine);
+function remember(split: MarkdownSplit, resume: Resume): MarkdownSplit {
+  lastLineStates.set(split, resume);
   return split;
 }
 
@@ -425,19 +554,18 @@ function isFenceCloser(line: string, char: string, length: number): boolean {
 function makeChunk(
   text: string,
   start: number,
-  contentEnd: number,
+  end: number,
   definitions: string,
+  references: boolean,
   own = false,
 ): MarkdownChunk {
-  // The newline is kept: markdown reads a last line with and without one differently.
-  const end = text.charCodeAt(contentEnd) === 10 ? contentEnd + 1 : contentEnd;
-  const chunk = own ? flatCopy(text.slice(start, end)) : text.slice(start, end);
+  const chunk = own ? flatCopy(text) : text;
   return {
     start,
     end,
     text: chunk,
     definitions: own && definitions !== '' ? flatCopy(definitions) : definitions,
     definitionsOnly: definitions !== '' && definitions.length >= chunk.trimEnd().length,
-    references: chunk.includes('['),
+    references,
   };
 }

@@ -9,6 +9,7 @@ import { markdownComponents } from '../../src/markdown/components.js';
 import { type MarkdownSplit, splitMarkdown } from '../../src/markdown/split.js';
 import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
 import { markdownUrlTransform } from '../../src/markdown/url.js';
+import { recordAppend } from '../../src/text-growth.js';
 import { blockAt, finalState } from './support.js';
 
 afterEach(cleanup);
@@ -319,4 +320,71 @@ describe('splitMarkdown', () => {
       { numRuns: 400, seed: 20_261_204 },
     );
   }, 60_000);
+
+  it('split from a recorded append, reading only it, gives every step what a fresh split gives (property)', () => {
+    // The store records each update as the last one plus what it gained (text-growth.ts); the
+    // split then reads the previous last line and the append, carrying the open chunk's start.
+    const line = fc.constantFrom(
+      'Plain [words]',
+      '# Heading',
+      '- item',
+      '  indented continuation',
+      '    four-space indented',
+      '> quote',
+      '```',
+      '```js',
+      '~~~',
+      '| a | b |',
+      '<pre>',
+      '</pre>',
+      '<div>',
+      '[d]: https://example.com/d',
+      'See [the ref][d]',
+      'line\r',
+      '',
+      '',
+    );
+    const view = (split: MarkdownSplit) => ({
+      chunks: [...split.chunks],
+      openFence: split.openFence,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 20 }),
+        fc.integer({ min: 1, max: 9 }),
+        (lines, step) => {
+          const whole = lines.join('\n');
+          let text = '';
+          let split = splitMarkdown(text);
+          for (let end = step; end < whole.length + step; end += step) {
+            const appended = whole.slice(text.length, Math.min(end, whole.length));
+            const before = split;
+            const next = text + appended;
+            recordAppend(next, text, appended);
+            text = next;
+            split = splitMarkdown(text, before);
+            expect(view(split)).toEqual(view(splitMarkdown(text)));
+            for (let i = 0; i < before.chunks.length - 1; i++) {
+              if (split.chunks[i]?.start === before.chunks[i]?.start) {
+                expect(split.chunks[i]).toBe(before.chunks[i]);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 400, seed: 20_261_205 },
+    );
+  }, 60_000);
+
+  it('takes a recorded append as given, without reading the text it was recorded for', () => {
+    // Recorded wrongly on purpose: the split follows the record, so it did not read the text.
+    const before = splitMarkdown('Hello');
+    const next = `Jello${' world'}`;
+    recordAppend(next, before.source, ' world');
+    expect(splitMarkdown(next, before).chunks.map((c) => c.text)).toEqual(['Hello world']);
+    // Unrecorded, the same text is read and compared.
+    expect(splitMarkdown(`Jello${' there'}`, before).chunks.map((c) => c.text)).toEqual([
+      'Jello there',
+    ]);
+  });
 });
