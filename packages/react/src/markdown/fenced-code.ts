@@ -1,3 +1,5 @@
+import { flatCopy } from '../flat-copy.js';
+import { appendedSince, recordAppend } from '../text-growth.js';
 import type { MarkdownChunk, OpenFence } from './split.js';
 
 /** A chunk that is one fenced code block and nothing else: what it renders as. */
@@ -26,10 +28,24 @@ const closedFences = new WeakMap<MarkdownChunk, FencedCode | null>();
  * `open`: the split's open fence when this is the streaming last chunk; its code then runs to
  * the end, less a closing run still being typed.
  */
-export function fencedCode(chunk: MarkdownChunk, open: OpenFence | null): FencedCode | null {
+export function fencedCode(
+  chunk: MarkdownChunk,
+  open: OpenFence | null,
+  previous?: { readonly chunk: MarkdownChunk; readonly fence: FencedCode | null } | null,
+): FencedCode | null {
   if (open !== null) {
     if (open.lineStart !== 0 || open.indent !== '' || open.openerIncomplete) return null;
-    return readFence(chunk.text, true);
+    const before = previous?.fence ? openFences.get(previous.fence) : undefined;
+    if (before !== undefined && previous) {
+      // Recorded as the last chunk plus an append (split.ts): only that is read.
+      const appended = appendedSince(chunk.text, previous.chunk.text);
+      if (appended !== undefined && !appended.includes('\r')) {
+        return grow(previous.fence as FencedCode, before, appended);
+      }
+    }
+    const fence = readFence(chunk.text, true);
+    if (fence !== null) openFences.set(fence, openState(chunk.text));
+    return fence;
   }
   let known = closedFences.get(chunk);
   if (known === undefined) {
@@ -37,6 +53,90 @@ export function fencedCode(chunk: MarkdownChunk, open: OpenFence | null): Fenced
     closedFences.set(chunk, known);
   }
   return known;
+}
+
+/**
+ * An open fence's body as it grows, so the next append is read without reading the body:
+ * its finished lines (joined, without the newline after the last), and its last line.
+ */
+interface OpenFenceState {
+  readonly marker: string;
+  readonly finished: string;
+  readonly hasFinished: boolean;
+  /** The last finished line is empty (`finished` ends with a newline). */
+  readonly lastFinishedEmpty: boolean;
+  readonly last: string;
+}
+
+const openFences = new WeakMap<FencedCode, OpenFenceState>();
+
+/** The state of an open fence read whole (once, when its growth is not known). */
+function openState(text: string): OpenFenceState {
+  const opener = OPENER.exec(text) as RegExpExecArray;
+  const body = text.slice(opener[0].length);
+  const newline = body.lastIndexOf('\n');
+  const finished = newline === -1 ? '' : flatCopy(body.slice(0, newline));
+  return {
+    marker: opener[1] as string,
+    finished,
+    hasFinished: newline !== -1,
+    lastFinishedEmpty: newline !== -1 && (newline === 0 || body.charCodeAt(newline - 1) === 10),
+    last: flatCopy(body.slice(newline + 1)),
+  };
+}
+
+/** The code of an open fence after `appended`, from its state before: no read of the body. */
+function grow(previous: FencedCode, state: OpenFenceState, appended: string): FencedCode {
+  const lines = (state.last + appended).split('\n');
+  const last = lines.pop() as string;
+  const hasFinished = state.hasFinished || lines.length > 0;
+  let finished = state.finished;
+  let lastFinishedEmpty = state.lastFinishedEmpty;
+  // What the code gains after the finished lines it had, and had after them before.
+  let added = '';
+  if (lines.length > 0) {
+    const more = lines.join('\n');
+    added = state.hasFinished ? `\n${more}` : more;
+    finished += added;
+    lastFinishedEmpty = (lines.at(-1) as string) === '';
+  }
+  const next: OpenFenceState = {
+    marker: state.marker,
+    finished,
+    hasFinished,
+    lastFinishedEmpty,
+    last,
+  };
+  const code = codeOf(next);
+  const fence: FencedCode = { code, language: previous.language };
+  openFences.set(fence, next);
+  if (!heldBack(state) && !heldBack(next)) {
+    const before = tailOf(state);
+    const after = added + tailOf(next);
+    if (after.startsWith(before)) recordAppend(code, previous.code, after.slice(before.length));
+  }
+  return fence;
+}
+
+/** The last line is only the marker's character: a closing fence being typed, not code. */
+function heldBack(state: OpenFenceState): boolean {
+  const run = /^ {0,3}(`+|~+)$/.exec(state.last)?.[1];
+  return run !== undefined && run[0] === state.marker[0];
+}
+
+/** What the code has after the finished lines (not counting a held-back last line). */
+function tailOf(state: OpenFenceState): string {
+  if (state.last === '' && state.hasFinished) return '';
+  return state.hasFinished ? `\n${state.last}` : state.last;
+}
+
+/** The code of an open fence, as `readFence` gives it: no final newline, no closing run. */
+function codeOf(state: OpenFenceState): string {
+  if (heldBack(state)) {
+    // The newline before that run goes with it, and a final newline left is dropped too.
+    return state.lastFinishedEmpty ? state.finished.slice(0, -1) : state.finished;
+  }
+  return state.finished + tailOf(state);
 }
 
 function readFence(text: string, open: boolean): FencedCode | null {

@@ -14,9 +14,10 @@ import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
 import { CodeOptionsContext } from './code-options.js';
 import { useDeferredMarkdown } from './deferred-history.js';
 import { useDisplayProgressMark } from './display-progress.js';
-import { fencedCode } from './fenced-code.js';
+import { type FencedCode, fencedCode } from './fenced-code.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
+import type { MarkdownChunk } from './split.js';
 import { repairStreamingTail } from './tail.js';
 
 export interface StreamingMarkdownProps {
@@ -69,6 +70,8 @@ export function StreamingMarkdown({
   const id = useId().replace(/[^\w-]/g, '');
   const [pending, pendingRef] = useDeferredMarkdown(!streaming);
   const { chunks, openFence } = useMarkdownSplit(text);
+  // The last chunk's fence as last read: a growing fence is read from it, by what was appended.
+  const lastFence = useRef<{ chunk: MarkdownChunk; fence: FencedCode | null } | null>(null);
   // How many chunks the last commit showed; null before the first.
   const shown = useRef<number | null>(null);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
@@ -115,7 +118,10 @@ export function StreamingMarkdown({
       {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {
         // A chunk of nothing but definitions renders nothing of its own.
         if (chunk.definitionsOnly) return null;
-        const fence = fencedCode(chunk, unsettled && i === last ? openFence : null);
+        const open = unsettled && i === last ? openFence : null;
+        const before = lastFence.current;
+        const fence = fencedCode(chunk, open, before?.chunk.start === chunk.start ? before : null);
+        if (open !== null) lastFence.current = { chunk, fence };
         if (fence !== null) {
           return (
             <Fragment key={chunk.start}>

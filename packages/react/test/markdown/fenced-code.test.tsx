@@ -1,11 +1,13 @@
 import { cleanup, render } from '@testing-library/react';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeOptionsContext } from '../../src/markdown/code-options.js';
-import { fencedCode } from '../../src/markdown/fenced-code.js';
+import { type FencedCode, fencedCode } from '../../src/markdown/fenced-code.js';
 import { MarkdownChunkView } from '../../src/markdown/markdown-chunk-view.js';
-import { splitMarkdown } from '../../src/markdown/split.js';
+import { type MarkdownChunk, type MarkdownSplit, splitMarkdown } from '../../src/markdown/split.js';
 import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
 import { repairStreamingTail } from '../../src/markdown/tail.js';
+import { appendedSince, recordAppend } from '../../src/text-growth.js';
 
 afterEach(cleanup);
 
@@ -120,5 +122,75 @@ describe('fenced code chunks', () => {
     );
     expect(container.querySelector('.ms-code')).toBe(block);
     expect(container.querySelector('code')?.textContent).toBe('const a = 1;\nconst b\n');
+  });
+});
+
+describe('a growing fence read from recorded appends', () => {
+  /** Streams `whole` in steps of `step`, recording each append as the store does. */
+  function stream(whole: string, step: number) {
+    const steps: { fence: FencedCode | null; fresh: FencedCode | null; gained?: string }[] = [];
+    let text = '';
+    let split: MarkdownSplit = splitMarkdown(text);
+    let last: { chunk: MarkdownChunk; fence: FencedCode | null } | null = null;
+    for (let end = step; end < whole.length + step; end += step) {
+      const appended = whole.slice(text.length, Math.min(end, whole.length));
+      const next = text + appended;
+      recordAppend(next, text, appended);
+      text = next;
+      split = splitMarkdown(text, split);
+      const chunk = split.chunks.at(-1);
+      if (chunk === undefined) continue;
+      const before = last?.chunk.start === chunk.start ? last : null;
+      const fence = fencedCode(chunk, split.openFence, before);
+      const fresh = fencedCode({ ...chunk }, split.openFence);
+      const previous = before?.fence;
+      const gained =
+        fence !== null && previous ? appendedSince(fence.code, previous.code) : undefined;
+      steps.push({ fence, fresh, ...(gained === undefined ? {} : { gained }) });
+      if (split.openFence !== null) last = { chunk, fence };
+      if (gained !== undefined) {
+        expect(fence?.code).toBe((previous as FencedCode).code + gained);
+      }
+    }
+    return steps;
+  }
+
+  it('gives at every step the code a whole read gives, and records how the code grew (property)', () => {
+    const line = fc.constantFrom(
+      'const a = 1;',
+      '  indented()',
+      '\tx',
+      '',
+      '',
+      '`',
+      '``',
+      '~~',
+      '```',
+      '~~~',
+      'not ``` a fence',
+      'line\r',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom('```ts\n', '~~~\n', '````py extra\n'),
+        fc.array(line, { maxLength: 16 }),
+        fc.integer({ min: 1, max: 7 }),
+        (opener, lines, step) => {
+          for (const { fence, fresh } of stream(opener + lines.join('\n'), step)) {
+            expect(fence).toEqual(fresh);
+          }
+        },
+      ),
+      { numRuns: 500, seed: 20_261_205 },
+    );
+  });
+
+  it('reads a plain growing fence from its appends, step after step', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `  value${i} = compute(${i});`);
+    const steps = stream(`\`\`\`ts\n${lines.join('\n')}\n`, 5);
+    // After the opener's step, every step but those where a line's end is not code yet.
+    const grown = steps.filter((s) => s.gained !== undefined).length;
+    expect(grown).toBeGreaterThan(steps.length * 0.9);
+    expect(steps.at(-1)?.fence?.code).toBe(lines.join('\n'));
   });
 });
