@@ -10,6 +10,7 @@ import type { CodeRunsSnapshot, CodeTokensSource } from '../highlight/client.js'
 import type { CodeRunsLine, StyleView } from '../highlight/runs.js';
 import { startsWithText, tokensForLine } from '../highlight/tokens.js';
 import { useCodeTokensSnapshot, useCodeTokensSource } from '../highlight/use-code-tokens.js';
+import { appendedSince } from '../text-growth.js';
 import { CodeBlockFrame, type CodeBlockProps, codeBlockNames } from './code-block.js';
 import { CopyButton } from './copy-button.js';
 import { cx } from './cx.js';
@@ -109,7 +110,9 @@ export interface SplitCode {
  * only its last line onwards is split again, and every group before the last keeps its array.
  */
 export function splitLines(code: string, previous: SplitCode | null): SplitCode {
-  if (previous === null || !startsWithText(code, previous.code)) {
+  // Recorded as the previous code plus an append (text-growth.ts): only that is read.
+  const appended = previous === null ? undefined : appendedSince(code, previous.code);
+  if (previous === null || (appended === undefined && !startsWithText(code, previous.code))) {
     const groups: string[][] = [];
     const all = ownLines(code);
     for (let start = 0; start < all.length; start += GROUP) {
@@ -120,9 +123,12 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
   if (code.length === previous.code.length) return previous;
   const groups = previous.groups.slice(0, -1);
   // The last group again, less its last line (the one that grew), then the new lines.
-  let current = (previous.groups.at(-1) as readonly string[]).slice(0, -1);
+  const lastGroup = previous.groups.at(-1) as readonly string[];
+  let current = lastGroup.slice(0, -1);
   let lastLineStart = previous.lastLineStart;
-  const fresh = ownLines(code.slice(lastLineStart));
+  const fresh = ownLines(
+    appended === undefined ? code.slice(lastLineStart) : (lastGroup.at(-1) as string) + appended,
+  );
   for (let i = 0; i < fresh.length; i++) {
     const line = fresh[i] as string;
     if (current.length === GROUP) {

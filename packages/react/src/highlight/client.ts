@@ -1,3 +1,4 @@
+import { appendedSince } from '../text-growth.js';
 import { loadLineTokenizer } from './load.js';
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { schedulePublish } from './publish.js';
@@ -141,13 +142,16 @@ export class CodeTokensSource {
   update(code: string): void {
     this.code = code;
     if (this.id === 0 || code === this.sent) return;
-    const append = this.sent !== null && startsWithText(code, this.sent);
+    // Recorded as the code sent plus an append (text-growth.ts): only that is read.
+    const appended = this.sent === null ? undefined : appendedSince(code, this.sent);
+    const append =
+      appended !== undefined || (this.sent !== null && startsWithText(code, this.sent));
     getTransport().send({
       type: 'update',
       id: this.id,
       language: this.language,
       mode: append ? 'append' : 'reset',
-      text: append ? code.slice((this.sent as string).length) : code,
+      text: appended ?? (append ? code.slice((this.sent as string).length) : code),
     });
     this.sent = code;
   }

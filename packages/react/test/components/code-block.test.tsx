@@ -9,6 +9,7 @@ const LOAD = { timeout: 10_000 };
 import { CodeBlock } from '../../src/components/code-block.js';
 import { fileNameFor, splitLines } from '../../src/components/code-block-body.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
+import { recordAppend } from '../../src/text-growth.js';
 import { axeViolations } from './support.js';
 
 afterEach(cleanup);
@@ -189,6 +190,17 @@ describe('splitLines', () => {
         },
       ),
     );
+  });
+
+  it('splits a recorded append from the last line and the append alone', () => {
+    const first = splitLines(`${'x\n'.repeat(100)}en`, null);
+    // Recorded wrongly on purpose: the split follows the record, so it did not read the code.
+    const next = `${'y\n'.repeat(100)}en${'d\nmore'}`;
+    recordAppend(next, first.code, 'd\nmore');
+    const grown = splitLines(next, first);
+    expect(grown.groups).toEqual(grouped(`${'x\n'.repeat(100)}end\nmore`));
+    expect(grown.groups[0]).toBe(first.groups[0]);
+    expect(grown.lastLineStart).toBe(next.lastIndexOf('\n') + 1);
   });
 
   it('splits again from the start when the code changed rather than grew', () => {

@@ -63,6 +63,21 @@ describe('CodeTokensSource over a Worker', () => {
     return { source, worker, id };
   };
 
+  it('sends only what a recorded append added, without comparing the code', async () => {
+    const { source, worker } = await open('const a');
+    const { recordAppend } = await import('../../src/text-growth.js');
+    // Recorded wrongly on purpose: the source follows the record, so it did not read the code.
+    const next = `Xonst a${' = 1;'}`;
+    recordAppend(next, 'const a', ' = 1;');
+    source.update(next);
+    expect(worker.posted.at(-1)).toMatchObject({ type: 'update', mode: 'append', text: ' = 1;' });
+    // Unrecorded, the code is compared: grown, its end; changed, all of it again.
+    source.update(`${next}\nconst b`);
+    expect(worker.posted.at(-1)).toMatchObject({ mode: 'append', text: '\nconst b' });
+    source.update('other');
+    expect(worker.posted.at(-1)).toMatchObject({ mode: 'reset', text: 'other' });
+  });
+
   it('asks for the whole block again when a result is missing (lines would land out of place)', async () => {
     const { worker, id } = await open('a\nb\nc\n');
     const before = worker.posted.length;
