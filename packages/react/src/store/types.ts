@@ -187,8 +187,8 @@ export interface ChatStoreOptions
    * one per animation frame, a number for at most one per that many ms, `false` for one
    * per event. The reducer sees every event either way: nothing is dropped, only coalesced.
    * An answer whose text passes 96 K characters is published one frame (or interval) less
-   * often per 96 K: each update is read whole by the view, and this keeps what that costs
-   * per second the same however long the answer grows.
+   * often per 96 K: each update renders, lays out and paints the growing answer, and this
+   * keeps what that costs per second the same however long the answer grows.
    */
   readonly batch?: 'frame' | number | false;
   /**

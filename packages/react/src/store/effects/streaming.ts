@@ -83,12 +83,12 @@ export const CHARS_PER_UPDATE_FRAME = 96 * 1024;
 
 /**
  * Frames between two published updates of a streaming answer: one, until its text is long.
- * Each update is read whole again by the view (V8 copies a string built by appending on its
- * first read, and the markdown split compares it with the last), so at 60 updates a second a
- * 275 KB code answer copied 16 MB a second, which only full collections freed: their pauses
- * were the longest tasks while it streamed. Spaced by its length, an answer's updates copy
- * about the same each second however long it grows (at 275 KB, 20 updates a second: text
- * still moves smoothly to a reader). Every event is still reduced as it arrives.
+ * Each update of a long answer renders, lays out and paints its growing block: at 275 KB of
+ * code, publishing every frame cost some 25% more main-thread time than every third frame
+ * (the 5,000-line row of `pnpm bench`). Spaced by its length, an answer's updates cost about
+ * the same each second however long it grows (at 275 KB, 20 updates a second: text still
+ * moves smoothly to a reader). Every event is still reduced as it arrives. (The view no longer
+ * reads each update's text whole: the store records what it gained, `text-appends.ts`.)
  */
 export function framesBetweenUpdates(state: StreamState): number {
   let chars = 0;
