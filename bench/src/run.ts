@@ -20,6 +20,7 @@ import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { benchRender, renderTable, renderTargets } from './render.js';
 import { measureSizes, sizeTable, sizeTargets } from './size.js';
 import type { Target } from './target.js';
+import { benchViewWork, viewWorkTable, viewWorkTargets } from './view-work.js';
 
 const quick = process.argv.includes('--quick');
 const log = (line: string) => console.log(line);
@@ -54,7 +55,7 @@ function partialJsonTargets(rows: readonly PartialJsonRow[]): Target[] {
 }
 
 // `BENCH_ONLY=render` (comma-separated: partial-json, pipeline, render, conversations, heavy,
-// memory, size) runs only those sections and prints their tables, writing nothing: for a look
+// view, memory, size) runs only those sections and prints their tables, writing nothing: for a look
 // while working. `BENCH_KEEP_TRACE=/tmp/trace` also keeps each Chromium run's trace
 // (/tmp/trace-1.json, …) for DevTools' Performance panel.
 const only = process.env.BENCH_ONLY?.split(',');
@@ -82,6 +83,12 @@ if (only !== undefined) {
     const rows = await benchHeavy(log, { quick });
     log(heavyTable(rows));
     for (const t of heavyTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+  }
+  if (only.includes('view')) {
+    const rows = benchViewWork(log, { quick });
+    log(viewWorkTable(rows));
+    for (const t of viewWorkTargets(rows))
+      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
   }
   if (only.includes('memory')) {
     const result = await benchMemory(log, { quick });
@@ -111,6 +118,7 @@ const conversations = await section('Long conversations', () =>
   benchConversations(log, { quick, build: false }),
 );
 const heavy = await section('Heavy content', () => benchHeavy(log, { quick }));
+const view = await section('Streaming view', async () => benchViewWork(log, { quick }));
 const memory = await section('Memory', () => benchMemory(log, { quick }));
 const sizes = await section('Size', () => measureSizes());
 const loadAfter = loadavg()[0] ?? 0;
@@ -121,6 +129,7 @@ const targets = [
   ...renderTargets(render),
   ...conversationTargets(conversations),
   ...heavyTargets(heavy),
+  ...viewWorkTargets(view),
   ...memoryTargets(memory),
   ...sizeTargets(sizes),
   {
@@ -446,6 +455,10 @@ ${partialJsonTable(partial)}
 ## Stream pipeline: decode + reduce a whole stream delivered in 16 KB chunks
 
 ${pipelineTable(pipeline)}
+
+## Streaming view: work per update, early and late in a long answer
+
+${viewWorkTable(view)}
 
 ## Memory: heap retained (after a full GC) by what each contender keeps
 

@@ -121,8 +121,13 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // code line group's line count, which sizes it while it is skipped out of view (a frame
   // laid out every group of a 5,000-line block: 2.4 ms, now 1.05); then to 21.225 kB
   // (+0.005 kB, what the row shares with the entry) by a long answer's updates spaced as it
-  // grows (each update copies the whole text: 16 MB a second at 275 KB and 60 updates).
-  [MESSAGE_PARTS_ROW]: 21_225,
+  // grows (each update copies the whole text: 16 MB a second at 275 KB and 60 updates); then
+  // to 22.4 kB (+1.17 kB) by the view reading what the store recorded an update added instead
+  // of the whole text (text-growth.ts; the markdown split's tail scan, the growing fence's
+  // lines, the code block's append): work per update no longer grows with the answer (the
+  // streaming view rows: 0.3 ms → 5 µs an update at 255 K characters, and some 90 MB less for
+  // full collections over the paced 5,000-line answer).
+  [MESSAGE_PARTS_ROW]: 22_400,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

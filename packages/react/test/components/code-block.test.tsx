@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const LOAD = { timeout: 10_000 };
 
 import { CodeBlock } from '../../src/components/code-block.js';
-import { fileNameFor, splitLines } from '../../src/components/code-block-body.js';
+import { fileNameFor } from '../../src/components/code-block-body.js';
+import { splitLines } from '../../src/components/code-lines.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
 import { recordAppend } from '../../src/text-growth.js';
 import { axeViolations } from './support.js';

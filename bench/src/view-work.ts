@@ -1,0 +1,209 @@
+/**
+ * The streaming view's work per update, early and late in a long answer: what the chat store
+ * records of an update (`text-appends.ts`), the markdown split, the growing fence's code and
+ * the code block's lines, run as they run for each update a view renders (in Node, without
+ * React or the DOM; the rendering bench measures those in Chromium). Work per update must not
+ * grow with the answer: a rope's first read copies it whole, which each of these steps did.
+ *
+ * Run on the react package's source modules: these steps are internal, not exports.
+ */
+import { createStreamState, reduceStream, type StreamEvent } from '@message-stream/core';
+import { type SplitCode, splitLines } from '../../packages/react/src/components/code-lines.js';
+import { type FencedCode, fencedCode } from '../../packages/react/src/markdown/fenced-code.js';
+import {
+  type MarkdownChunk,
+  type MarkdownSplit,
+  splitMarkdown,
+} from '../../packages/react/src/markdown/split.js';
+import { createTextAppends } from '../../packages/react/src/store/text-appends.js';
+import { codeAnswer, cut, markdownAnswer } from '../render/src/sse.js';
+import type { Target } from './target.js';
+
+/** Text deltas between two updates: a frame's worth at 1,000 deltas a second. */
+const DELTAS_PER_UPDATE = 16;
+
+export interface ViewWorkRow {
+  readonly answer: string;
+  readonly chars: number;
+  readonly updates: number;
+  /** How the view learns what an update added. */
+  readonly mode: 'recorded' | 'compared';
+  /** Median µs per update over the first and the last tenth of the answer (medians of runs). */
+  readonly earlyUs: number;
+  readonly lateUs: number;
+  /** The last update's code (or text) equals the answer's. */
+  readonly correct: boolean;
+}
+
+const START: StreamEvent = {
+  type: 'message_start',
+  message: {
+    id: 'msg_view',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  },
+} as StreamEvent;
+
+/**
+ * One pass over `deltas`: reduced as the store reduces them, an update every
+ * DELTAS_PER_UPDATE, each drawn as the view draws it. `recorded`: the store records what each
+ * update added (as it does); otherwise the view compares each text with the last.
+ */
+function pass(
+  deltas: readonly string[],
+  recorded: boolean,
+  check = false,
+): { times: number[]; wrong: number } {
+  const appends = createTextAppends();
+  let state = reduceStream(createStreamState(), START);
+  state = reduceStream(state, {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'text', text: '' },
+  } as StreamEvent);
+  let shown = state;
+  let split: MarkdownSplit | null = null;
+  let fence: { chunk: MarkdownChunk; fence: FencedCode | null } | null = null;
+  let lines: SplitCode | null = null;
+  const times: number[] = [];
+  let wrong = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    const event = {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: deltas[i] },
+    } as StreamEvent;
+    state = reduceStream(state, event);
+    if (recorded) appends.event(event);
+    if ((i + 1) % DELTAS_PER_UPDATE !== 0 && i !== deltas.length - 1) continue;
+    const started = performance.now();
+    if (recorded) appends.published(shown, state);
+    shown = state;
+    const text = (state.message?.content[0]?.block as { text?: string } | undefined)?.text ?? '';
+    split = splitMarkdown(text, split);
+    const chunk = split.chunks.at(-1) as MarkdownChunk;
+    const code = fencedCode(
+      chunk,
+      split.openFence,
+      fence?.chunk.start === chunk.start ? fence : null,
+    );
+    if (split.openFence !== null) fence = { chunk, fence: code };
+    if (code !== null) lines = splitLines(code.code, lines);
+    times.push(performance.now() - started);
+    // Every update against a split, fence and lines made from scratch (the warm-up run only).
+    if (check && !same(text, split, chunk, code, lines)) wrong++;
+  }
+  return { times, wrong };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+};
+
+function measure(answer: string, name: string, runs: number): ViewWorkRow[] {
+  const deltas = cut(answer, Math.ceil(answer.length / 11), 7);
+  const rows: ViewWorkRow[] = [];
+  for (const mode of ['recorded', 'compared'] as const) {
+    const early: number[] = [];
+    const late: number[] = [];
+    let correct = true;
+    for (let run = 0; run <= runs; run++) {
+      const { times, wrong } = pass(deltas, mode === 'recorded', run === 0);
+      if (run === 0) {
+        // Warm-up (compiled code), and the check of every update.
+        correct = wrong === 0;
+        continue;
+      }
+      const tenth = Math.max(1, Math.floor(times.length / 10));
+      early.push(median(times.slice(tenth, 2 * tenth)));
+      late.push(median(times.slice(-tenth)));
+    }
+    rows.push({
+      answer: name,
+      chars: answer.length,
+      updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
+      mode,
+      earlyUs: median(early) * 1000,
+      lateUs: median(late) * 1000,
+      correct,
+    });
+  }
+  return rows;
+}
+
+/** What the update drew is what a split, a fence and lines made from scratch give. */
+function same(
+  text: string,
+  split: MarkdownSplit,
+  chunk: MarkdownChunk,
+  code: FencedCode | null,
+  lines: SplitCode | null,
+): boolean {
+  const fresh = splitMarkdown(text);
+  if (JSON.stringify(fresh) !== JSON.stringify(split)) return false;
+  const freshCode = fencedCode({ ...chunk }, split.openFence);
+  if (freshCode?.code !== code?.code) return false;
+  return (
+    code === null ||
+    JSON.stringify(splitLines(code.code, null).groups) === JSON.stringify(lines?.groups)
+  );
+}
+
+export function benchViewWork(
+  log: (line: string) => void,
+  { quick = false }: { quick?: boolean } = {},
+): ViewWorkRow[] {
+  const runs = quick ? 3 : 7;
+  const code = codeAnswer(quick ? 1_000 : 5_000, 3);
+  const markdown = markdownAnswer(quick ? 50_000 : 250_000, 5);
+  const rows = [
+    ...measure(code, `${quick ? '1,000' : '5,000'}-line code answer`, runs),
+    ...measure(markdown, 'markdown answer', runs),
+  ];
+  for (const row of rows) {
+    log(
+      `  ${row.answer}, ${row.mode}: ${row.earlyUs.toFixed(1)} µs early, ${row.lateUs.toFixed(1)} µs late${row.correct ? '' : ' WRONG RESULT'}`,
+    );
+  }
+  return rows;
+}
+
+/** Work per update late in an answer at most this many times the work early on. */
+const GROWTH_LIMIT = 1.5;
+
+export function viewWorkTargets(rows: readonly ViewWorkRow[]): Target[] {
+  return rows
+    .filter((row) => row.mode === 'recorded')
+    .map((row) => {
+      const compared = rows.find((r) => r.answer === row.answer && r.mode === 'compared');
+      const growth = row.lateUs / row.earlyUs;
+      return {
+        name: `Streaming view, ${row.answer} (${Math.round(row.chars / 1000)} K characters): work per update over the last tenth within ${GROWTH_LIMIT}× the first tenth`,
+        figure: `${growth.toFixed(2)}× (${row.lateUs.toFixed(1)} µs vs ${row.earlyUs.toFixed(1)} µs; reading each update whole: ${compared ? `${(compared.lateUs / compared.earlyUs).toFixed(1)}×, ${compared.lateUs.toFixed(0)} µs late` : '—'})${row.correct ? '' : '; **wrong result**'}`,
+        pass: growth <= GROWTH_LIMIT && row.correct,
+      };
+    });
+}
+
+export function viewWorkTable(rows: readonly ViewWorkRow[]): string {
+  const lines = [
+    '| answer | updates | how an update is read | µs per update, first tenth | last tenth | late ÷ early | result |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.answer}, ${Math.round(row.chars / 1000)} K characters | ${row.updates} | ${row.mode === 'recorded' ? 'the append the store recorded (ours)' : 'compared with the last update (each text read whole)'} | ${row.earlyUs.toFixed(1)} | ${row.lateUs.toFixed(1)} | ${(row.lateUs / row.earlyUs).toFixed(2)}× | ${row.correct ? 'correct' : '**wrong**'} |`,
+    );
+  }
+  lines.push(
+    '',
+    `The answer's text deltas (about 11 characters) are reduced as the chat store reduces them, and every ${DELTAS_PER_UPDATE} of them an update is drawn as the view draws it, without React or the DOM: the store records what the update added (\`text-appends.ts\`), then the markdown split, the growing fence's code and the code block's lines. "Compared": the same steps with nothing recorded, as each step found what grew before (a rope's first read copies the whole text). Medians of runs after a warm-up; the first tenth skips the first updates (compilation).`,
+  );
+  return lines.join('\n');
+}
