@@ -44,6 +44,42 @@ function chunkedHtml(text: string): string {
 /** Leading and trailing whitespace is the only thing chunking may change. */
 const normalize = (html: string) => html.trim();
 
+/** Lines of every kind the splitter tells apart, for the properties of a growing text. */
+const growingLine = fc.constantFrom(
+  'Plain words',
+  '# Heading',
+  '- item',
+  '1. first',
+  '  indented continuation',
+  '    four-space indented',
+  '> quote',
+  '> - quoted item',
+  '```',
+  '```js',
+  '  ```',
+  '~~~',
+  '| a | b |',
+  '| - | - |',
+  '---',
+  '===',
+  '<pre>',
+  '</pre>',
+  '<!-- comment',
+  '-->',
+  '<div>',
+  '[d]: https://example.com/d',
+  'See [the ref][d]',
+  'line\r',
+  '',
+  '',
+);
+
+/** Everything a split says, to compare two splits of one text. */
+const splitView = (split: MarkdownSplit) => ({
+  chunks: [...split.chunks],
+  openFence: split.openFence,
+});
+
 describe('splitMarkdown', () => {
   it('splits top-level blocks at blank lines', () => {
     expect(texts('# Title\n\nFirst para\nsame para\n\n> quote\n\n---\n\nlast')).toEqual([
@@ -271,41 +307,9 @@ describe('splitMarkdown', () => {
     // Each call resumes from where the previous scan stood at the start of its last line, with
     // everything the earlier lines decided (an open list, fence, HTML block, definitions): every
     // field of every step must be what a split from the start gives.
-    const line = fc.constantFrom(
-      'Plain words',
-      '# Heading',
-      '- item',
-      '1. first',
-      '  indented continuation',
-      '    four-space indented',
-      '> quote',
-      '> - quoted item',
-      '```',
-      '```js',
-      '  ```',
-      '~~~',
-      '| a | b |',
-      '| - | - |',
-      '---',
-      '===',
-      '<pre>',
-      '</pre>',
-      '<!-- comment',
-      '-->',
-      '<div>',
-      '[d]: https://example.com/d',
-      'See [the ref][d]',
-      'line\r',
-      '',
-      '',
-    );
-    const view = (split: MarkdownSplit) => ({
-      chunks: [...split.chunks],
-      openFence: split.openFence,
-    });
     fc.assert(
       fc.property(
-        fc.array(line, { maxLength: 20 }),
+        fc.array(growingLine, { maxLength: 20 }),
         fc.integer({ min: 1, max: 9 }),
         (lines, step) => {
           const text = lines.join('\n');
@@ -313,7 +317,7 @@ describe('splitMarkdown', () => {
           for (let end = 0; end < text.length + step; end += step) {
             const now = text.slice(0, Math.min(end, text.length));
             split = splitMarkdown(now, split);
-            expect(view(split)).toEqual(view(splitMarkdown(now)));
+            expect(splitView(split)).toEqual(splitView(splitMarkdown(now)));
           }
         },
       ),
@@ -324,33 +328,9 @@ describe('splitMarkdown', () => {
   it('split from a recorded append, reading only it, gives every step what a fresh split gives (property)', () => {
     // The store records each update as the last one plus what it gained (text-growth.ts); the
     // split then reads the previous last line and the append, carrying the open chunk's start.
-    const line = fc.constantFrom(
-      'Plain [words]',
-      '# Heading',
-      '- item',
-      '  indented continuation',
-      '    four-space indented',
-      '> quote',
-      '```',
-      '```js',
-      '~~~',
-      '| a | b |',
-      '<pre>',
-      '</pre>',
-      '<div>',
-      '[d]: https://example.com/d',
-      'See [the ref][d]',
-      'line\r',
-      '',
-      '',
-    );
-    const view = (split: MarkdownSplit) => ({
-      chunks: [...split.chunks],
-      openFence: split.openFence,
-    });
     fc.assert(
       fc.property(
-        fc.array(line, { maxLength: 20 }),
+        fc.array(growingLine, { maxLength: 20 }),
         fc.integer({ min: 1, max: 9 }),
         (lines, step) => {
           const whole = lines.join('\n');
@@ -363,7 +343,7 @@ describe('splitMarkdown', () => {
             recordAppend(next, text, appended);
             text = next;
             split = splitMarkdown(text, before);
-            expect(view(split)).toEqual(view(splitMarkdown(text)));
+            expect(splitView(split)).toEqual(splitView(splitMarkdown(text)));
             for (let i = 0; i < before.chunks.length - 1; i++) {
               if (split.chunks[i]?.start === before.chunks[i]?.start) {
                 expect(split.chunks[i]).toBe(before.chunks[i]);

@@ -8,21 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { createChatStore } from '../../src/store/create-chat-store.js';
 import { createTextAppends } from '../../src/store/text-appends.js';
 import { appendedSince } from '../../src/text-growth.js';
-import { scriptedFetch, sse, textAnswer } from './support.js';
+import { scriptedFetch, sse, textAnswer, textAnswerEvents } from './support.js';
 
-const start: StreamEvent = {
-  type: 'message_start',
-  message: {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude',
-    content: [],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  },
-} as StreamEvent;
+/** textAnswerEvents' message_start: the same answer head as the store tests. */
+const start = textAnswerEvents('')[0] as StreamEvent;
 const block = (index: number, type: 'text' | 'thinking'): StreamEvent =>
   ({
     type: 'content_block_start',
