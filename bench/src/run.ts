@@ -175,12 +175,11 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'highlighted runs are kept in a compact form and drawn by DOM calls in one effect per ' +
       'line group (JS heap at 5,000 lines 18.8 → 8.6 MB), and the markdown splitter resumes ' +
       "at the previous text's last line with its scan state, so a frame of a growing fence no " +
-      'longer reads the fence again (1.24 → 0.91 ms a call at 275 KB). What is left per frame ' +
-      'that grows with the answer is V8 flattening its text (a string built by appending is a ' +
-      'rope; the first read of each frame copies it): some 5-8 µs under 128 KB, but above that ' +
-      'each copy is a large object, 0.5 ms at 140 KB and 0.9 ms at 275 KB (Node, measured), ' +
-      'which is the 5,000-line row. Removing it needs the text handed from the store to the ' +
-      'code block as appended pieces, not one string: not done. The bare read of the same ' +
+      'longer reads the fence again (1.24 → 0.91 ms a call at 275 KB). Since, each frame no ' +
+      'longer reads the answer whole either: V8 copies a string built by appending on its ' +
+      'first read (0.9 ms and a large object a frame at 275 KB), so the store now records what ' +
+      'each update added and the split, the fence and the code block read only that (the ' +
+      'streaming view rows: an update costs the same late as early). The bare read of the same ' +
       'stream, rendering nothing, also has tasks over 16 ms here (the table): scavenges whose ' +
       "root scan is what the browser keeps of the in-page stream's chunks (see the 1 MB row).",
   },
@@ -200,15 +199,13 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'and a frame of script up to 18 ms. Fixed this round, by traces: every frame laid out ' +
       'each group of 64 lines (2.4 ms a frame, 3.6 s over the answer, the longest layouts ' +
       '10-16 ms); the groups out of view are now skipped (content-visibility with their sizes ' +
-      'kept), 1.05 ms a frame, the longest 5 ms. Found by heap sampling, and left: the ' +
-      "splitter's first read of each frame's text copies the whole answer (V8 flattens a " +
-      'string built by appending), 163 MB over the answer that only full collections free, ' +
-      'and their final pause is what still passes 16 ms, in about one run of four here. ' +
-      'Reading it through a fresh concatenation made the copies young (30 MB left to full ' +
-      'collections, their pauses 5-8 ms), but the scavenges that then freed them grew to ' +
-      '6-9 ms and the copy cost 0.2 ms a frame: the longest task was worse (16.5-19 ms against ' +
-      '13.7-17 ms, four runs each), so it was not kept. Removing the copy needs the text handed ' +
-      'from the store as appended pieces. Frames take 5-8 ms by thread time otherwise. By wall ' +
+      'kept), 1.05 ms a frame, the longest 5 ms. Found by heap sampling, and fixed this round: ' +
+      "the splitter's first read of each frame's text copied the whole answer (V8 flattens a " +
+      'string built by appending), which only full collections freed. The store now records ' +
+      'what each update added and the view reads only that: what full collections free over ' +
+      'the answer fell from 123 to 35 MB (heap sampling). Their final pauses (4-9 ms, the last ' +
+      "one at the answer's end up to 16) and frames of layout and paint are what is left near " +
+      '16 ms. Frames take 5-8 ms by thread time otherwise. By wall ' +
       'time, tasks pass 16 ms more often: the renderer shares two cores with the Worker ' +
       "that tokenizes, the GPU process and the bench's server, and is preempted mid-task.",
   },
