@@ -36,7 +36,7 @@ export interface StreamMessageOptions {
    * disables it (NaN or a negative keeps the default).
    */
   readonly idleTimeoutMs?: number;
-  /** Every decoded event, with the state it produced. */
+  /** Every decoded event, with the state it produced; called before `onState` gets that state. */
   readonly onEvent?: (event: StreamEvent, state: StreamState) => void;
   /** Every new state, including the final one. */
   readonly onState?: (state: StreamState) => void;
@@ -105,9 +105,12 @@ export async function streamMessage(
   }
   for (let attempt = 0; ; attempt++) {
     const onEvent = (event: StreamEvent) => {
-      const next = reduceStream(state, event);
-      publish(next);
-      options.onEvent?.(event, next);
+      const before = state;
+      state = reduceStream(state, event);
+      // The event before the state it made: a listener of both (a store that batches its
+      // updates) has seen every event a state holds by the time that state is published.
+      options.onEvent?.(event, state);
+      if (state !== before) options.onState?.(state);
     };
     let end: AttemptEnd;
     try {

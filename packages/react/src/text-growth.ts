@@ -8,10 +8,11 @@
  * a frame, freed only by full collections). Whoever builds a version by appending records
  * here how it was built; whoever reads it asks here first and reads only the new part.
  *
- * A short journal of the latest appends, looked up by identity: strings cannot be weak keys,
- * and a map keyed by strings would hash (so read) them. Entries are found by `===`, which
- * tells strings of different lengths apart without reading them; an entry that scrolled out
- * only means the reader reads the whole text, as it would without the journal.
+ * A short journal of the latest appends, searched newest first with `===`: strings cannot be
+ * weak keys, and a map keyed by strings would hash (so read) them. `===` finds the same
+ * string at once and tells strings of different lengths apart without reading them; an
+ * entry that scrolled out (or was forgotten) only means the reader reads the whole text, as
+ * it would without the journal.
  */
 
 /** Appends remembered: a few per streaming block and step (store, markdown split, code). */
@@ -24,7 +25,7 @@ let nextSlot = 0;
 
 /** Records that `next` is `base` followed by `appended` (the caller built it so). */
 export function recordAppend(next: string, base: string, appended: string): void {
-  if (next.length !== base.length + appended.length) return;
+  if (appended === '' || next.length !== base.length + appended.length) return;
   grown[nextSlot] = next;
   bases[nextSlot] = base;
   added[nextSlot] = appended;
@@ -33,7 +34,8 @@ export function recordAppend(next: string, base: string, appended: string): void
 
 /**
  * What `next` has after `base` when `next` was recorded as `base` plus it, else undefined
- * (the caller then compares the texts itself). Reads neither string.
+ * (the caller then compares the texts itself). Reads neither string, unless a newer entry is
+ * another string of the same length (then `===` compares the two: rare, and correct).
  */
 export function appendedSince(next: string, base: string): string | undefined {
   if (next.length <= base.length) return undefined;
@@ -49,4 +51,14 @@ export function appendedSince(next: string, base: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Drops every record: what they hold (versions of an answer's text) need not outlive its
+ * stream. A reader then reads the whole text once, as without the journal.
+ */
+export function forgetAppends(): void {
+  grown.fill(undefined);
+  bases.fill(undefined);
+  added.fill(undefined);
 }

@@ -213,6 +213,25 @@ export function describeTransportContract(
         20_000,
       );
 
+      it('tells onEvent of each event before onState gets the state it produced', async () => {
+        const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
+        const calls: { kind: 'event' | 'state'; state: StreamState }[] = [];
+        await streamMessage(REQUEST, {
+          ...BASE,
+          endpoint: srv.endpoint,
+          onEvent: (_event, state) => calls.push({ kind: 'event', state }),
+          onState: (state) => calls.push({ kind: 'state', state }),
+        });
+        const states = calls.filter((call) => call.kind === 'state');
+        expect(states.length).toBeGreaterThan(3);
+        // Every state but the end's (which no event made) right after its event.
+        for (const call of states.slice(0, -1)) {
+          const before = calls[calls.indexOf(call) - 1];
+          expect(before?.kind).toBe('event');
+          expect(before?.state).toBe(call.state);
+        }
+      });
+
       it('sends stream: true even when the request says otherwise', async () => {
         const srv = await serve(() => ({ body: streamBytes('spec-basic-text') }));
         const state = await streamMessage(

@@ -7,11 +7,12 @@ import { recordAppend } from '../text-growth.js';
  * from the events as they are reduced; recorded when a state is published.
  */
 export interface TextAppends {
-  /** An event the reducer has just applied. */
-  event(event: StreamEvent): void;
+  /** An event the reducer has just applied, and the state it made. */
+  event(event: StreamEvent, state: StreamState): void;
   /**
    * `next` is published after `previous` (null: the first). Records what each text block
-   * gained, when the reducer built it from `previous` by those appends alone.
+   * gained, when the reducer built it from `previous` by those appends alone: only for the
+   * state the last event made (one published before its event was told is not recorded).
    */
   published(previous: StreamState | null, next: StreamState): void;
   /** The next publish is not a plain continuation (a merged view): record nothing for it. */
@@ -21,8 +22,10 @@ export interface TextAppends {
 export function createTextAppends(): TextAppends {
   let pending = new Map<number, string>();
   let broken = false;
+  let latest: StreamState | null = null;
   return {
-    event(event) {
+    event(event, state) {
+      latest = state;
       if (event.type === 'content_block_delta') {
         const delta = event.delta as { type?: unknown; text?: unknown } | null;
         if (
@@ -39,11 +42,10 @@ export function createTextAppends(): TextAppends {
       }
     },
     published(previous, next) {
-      if (!broken && previous !== null) {
+      if (!broken && previous !== null && next === latest) {
         for (const [index, appended] of pending) {
           const before = textAt(previous, index);
           const after = textAt(next, index);
-          // The length check is what makes a delta the reducer did not apply harmless.
           if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
         }
       }

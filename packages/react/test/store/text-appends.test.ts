@@ -34,7 +34,7 @@ function run(
   let next = state;
   for (const event of events) {
     next = reduceStream(next, event);
-    appends.event(event);
+    appends.event(event, next);
   }
   return next;
 }
@@ -64,7 +64,18 @@ describe('text appends of a streaming answer', () => {
     expect(appendedSince(textOf(third, 1), textOf(second, 1))).toBeUndefined();
   });
 
-  it('records nothing for a delta the reducer did not apply to a text', () => {
+  it('records nothing for a state published before its event was told (a wrong append)', () => {
+    // A delta of the same length as the one before: lengths alone would not tell them apart.
+    const appends = createTextAppends();
+    const first = run(appends, createStreamState(), [start, block(0, 'text'), text(0, 'abc')]);
+    appends.published(null, first);
+    const second = reduceStream(first, text(0, 'def'));
+    appends.published(first, second);
+    appends.event(text(0, 'def'), second);
+    expect(appendedSince(textOf(second, 0), textOf(first, 0))).toBeUndefined();
+  });
+
+  it('records nothing for a delta to a block without text', () => {
     const appends = createTextAppends();
     const first = run(appends, createStreamState(), [
       start,
@@ -106,6 +117,31 @@ describe('text appends of a streaming answer', () => {
 });
 
 describe('the chat store’s published texts', () => {
+  it('records each update correctly when every event is published (batch: false)', async () => {
+    const answer = 'Deltas of seven characters each, all alike in length. '.repeat(8);
+    const { fetch } = scriptedFetch(() => sse(textAnswer(answer)));
+    const store = createChatStore({ request: { model: 'm', max_tokens: 64 }, fetch, batch: false });
+    let before: string | undefined;
+    let recorded = 0;
+    store.subscribe((state) => {
+      const turn = state.turns.at(-1);
+      if (turn?.role !== 'assistant' || turn.stream.status !== 'streaming') return;
+      const value = (turn.stream.message?.content[0]?.block as { text?: string } | undefined)?.text;
+      if (typeof value !== 'string' || value === before) return;
+      if (before !== undefined) {
+        const gained = appendedSince(value, before);
+        // Recorded or not, never wrong: a record is what the update really added.
+        if (gained !== undefined) {
+          expect(gained).toBe(value.slice(before.length));
+          recorded++;
+        }
+      }
+      before = value;
+    });
+    await store.getState().send('Hi');
+    expect(recorded).toBeGreaterThan(10);
+  });
+
   it('records each update of a streaming text as the one before plus what it gained', async () => {
     const answer = 'A longer answer, sent in many small deltas. '.repeat(40);
     const { fetch } = scriptedFetch(() => sse(textAnswer(answer)));

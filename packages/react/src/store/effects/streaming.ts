@@ -5,6 +5,7 @@ import {
   type StreamState,
   streamMessage,
 } from '@message-stream/core';
+import { forgetAppends } from '../../text-growth.js';
 import { nextTask } from '../next-task.js';
 import { createScheduler } from '../scheduler.js';
 import { createTextAppends } from '../text-appends.js';
@@ -61,7 +62,7 @@ export async function streamInto(
     const final = await streamMessage(request, {
       ...transport,
       signal: controller.signal,
-      onEvent: (event) => appends.event(event),
+      onEvent: (event, state) => appends.event(event, state),
       onState: (state) => {
         // Timed as the event is read: a frame later would add the wait for the frame.
         if (firstContentAt === undefined && (state.message?.content.length ?? 0) > 0) {
@@ -74,6 +75,8 @@ export async function streamInto(
     return { final: view(final), firstContentAt };
   } finally {
     scheduler.cancel();
+    // What the journal holds of this answer (its versions' texts) is not needed past its end.
+    forgetAppends();
     ctx.flight.end(controller);
   }
 }
