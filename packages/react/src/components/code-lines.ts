@@ -50,11 +50,11 @@ export function splitLines(code: string, previous: SplitCode | null): SplitCode 
 
 /**
  * `text`'s lines, as strings of their own. A substring (`split`, `slice`) points into the
- * string it was cut from and keeps all of it alive (V8's sliced strings), and a streaming
- * block's text is each frame a new copy of the whole answer: lines cut from it kept one copy
- * of the answer per frame that split them (a 2,000-line answer kept some forty, 4 MB, which
- * minor GCs copied and promoted). Cut from `text` plus a newline, a new string the engine
- * makes flat before splitting it, the lines keep only that copy of the new text.
+ * string it was cut from and keeps all of it alive (V8's sliced strings). Read whole, a
+ * streaming block's code is a new flat copy each frame, and lines cut from it kept one copy
+ * per frame that split them (a 2,000-line answer kept some forty, 4 MB, which minor GCs
+ * copied and promoted). Cut from `text` plus a newline, a new string the engine makes flat
+ * before splitting it, the lines keep only that copy of the new text.
  */
 function ownLines(text: string): string[] {
   const lines = `${text}\n`.split('\n');

@@ -37,6 +37,8 @@ export function fencedCode(
     if (open.lineStart !== 0 || open.indent !== '' || open.openerIncomplete) return null;
     const before = previous?.fence ? openFences.get(previous.fence) : undefined;
     if (before !== undefined && previous) {
+      // The same chunk rendered again (a parent's render, StrictMode's second one).
+      if (previous.chunk === chunk) return previous.fence;
       // Recorded as the last chunk plus an append (split.ts): only that is read.
       const appended = appendedSince(chunk.text, previous.chunk.text);
       if (appended !== undefined && !appended.includes('\r')) {
@@ -63,7 +65,7 @@ interface OpenFenceState {
   readonly marker: string;
   readonly finished: string;
   readonly hasFinished: boolean;
-  /** The last finished line is empty (`finished` ends with a newline). */
+  /** The last finished line is empty (`finished` ends with a newline, or is that line). */
   readonly lastFinishedEmpty: boolean;
   readonly last: string;
 }

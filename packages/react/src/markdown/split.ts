@@ -93,7 +93,7 @@ const HTML_LONE_TAG =
  * code answer is one fence as long as the answer.
  */
 export function splitMarkdown(text: string, previous?: MarkdownSplit | null): MarkdownSplit {
-  const resume = previous ? lastLineStates.get(previous) : undefined;
+  const resume = previous ? resumes.get(previous) : undefined;
   if (previous && resume !== undefined) {
     // Recorded as the previous text plus an append (text-growth.ts): only that is read.
     const appended = appendedSince(text, previous.source);
@@ -234,7 +234,7 @@ const START: ScanState = [
  * finish that line differently (a newline, more of a fence marker), so it is read again.
  * Kept beside the split rather than in it, so the public shape stays what users read.
  */
-const lastLineStates = new WeakMap<MarkdownSplit, Resume>();
+const resumes = new WeakMap<MarkdownSplit, Resume>();
 
 /**
  * Where a split's scan stood at its text's last line, and, for a split made from an append
@@ -304,17 +304,18 @@ function scan(
   const src = tail?.text ?? text;
   const total = base + src.length;
   const headStart = chunkStart;
-  /** The text from `start` to `end`, each at or after `headStart`. */
+  /**
+   * The text from `start` to `end`. A chunk starting before `base` is the open chunk, which
+   * starts at `headStart` (no chunk starts inside it): its head, then what is read.
+   */
   const piece = (start: number, end: number): string => {
     if (start >= base) return src.slice(start - base, end - base);
     const head = (tail as TailRead).head;
-    if (end <= base) return head.slice(start - headStart, end - headStart);
-    const rest = src.slice(0, end - base);
-    return start === headStart ? head + rest : head.slice(start - headStart) + rest;
+    return end <= base ? head.slice(0, end - headStart) : head + src.slice(0, end - base);
   };
   /** Whether the text from `start` to `end` has a `[`: for the open chunk, without its head. */
   const refs = (start: number, end: number): boolean =>
-    tail !== undefined && start === headStart && start < base && end > base
+    tail !== undefined && start < base && end > base
       ? tail.headRefs || src.slice(0, end - base).includes('[')
       : piece(start, end).includes('[');
   const chunkOf = (start: number, end: number, defs: string, own = false): MarkdownChunk => {
@@ -514,7 +515,7 @@ function scan(
 }
 
 function remember(split: MarkdownSplit, resume: Resume): MarkdownSplit {
-  lastLineStates.set(split, resume);
+  resumes.set(split, resume);
   return split;
 }
 

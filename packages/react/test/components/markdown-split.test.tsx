@@ -367,4 +367,23 @@ describe('splitMarkdown', () => {
       'Jello there',
     ]);
   });
+
+  it('follows a chain of recorded appends without reading any text of it', () => {
+    // Wrong on purpose from the first record on: each later split still shows "Hello", so no
+    // step read its text, not even the ones after a split made from an append.
+    let split = splitMarkdown('Hello');
+    let text = split.source;
+    for (const [wrong, appended] of [
+      ['Jello', ' world'],
+      ['Jello world', '\n\n```ts\nconst a'],
+      ['Jello world\n\n```ts\nconst a', ' = 1;\n'],
+    ] as const) {
+      const next = `${wrong}${appended}`;
+      recordAppend(next, text, appended);
+      split = splitMarkdown(next, split);
+      text = next;
+    }
+    expect(split.chunks.map((c) => c.text)).toEqual(['Hello world\n', '```ts\nconst a = 1;\n']);
+    expect(split.openFence).not.toBeNull();
+  });
 });
