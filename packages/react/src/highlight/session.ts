@@ -7,6 +7,7 @@ const SLICE_MS = 8;
 
 interface Session {
   language: string;
+  /** The code while the tokenizer loads; then the tokenizer holds it (appends go to it). */
   code: string;
   tokens: IncrementalCodeTokens<unknown> | null;
   /** Finished lines already sent. */
@@ -65,13 +66,17 @@ export class TokenizeSessions {
       this.startLoading(request.id, session);
     }
     if (request.mode === 'reset') {
-      session.code = request.text;
+      if (session.tokens === null) session.code = request.text;
+      else session.tokens.replace(request.text);
       session.sent = 0;
       session.sentTail = null;
       // The page starts over too (it may have missed a result): its styles with it.
       session.sentStyles = 0;
-    } else {
+    } else if (session.tokens === null) {
       session.code += request.text;
+    } else {
+      // Only the append is read: a growing block's whole code is never read again.
+      session.tokens.append(request.text);
     }
     this.wake();
   }
@@ -91,6 +96,8 @@ export class TokenizeSessions {
       return;
     }
     session.tokens = new IncrementalCodeTokens(tokenize);
+    session.tokens.replace(session.code);
+    session.code = '';
     this.wake();
   }
 
@@ -116,7 +123,7 @@ export class TokenizeSessions {
       }
       let done: boolean;
       try {
-        done = tokens.advance(session.code, deadline, this.now);
+        done = tokens.step(deadline, this.now);
       } catch {
         // A grammar that throws mid-block: what is tokenized stays, the rest is plain.
         session.plain = true;

@@ -43,6 +43,8 @@ export class IncrementalCodeTokens<State> {
   private source = '';
   /** Characters of `source` covered by finished, tokenized lines (each with its newline). */
   private finishedLength = 0;
+  /** `source` after the finished lines: the only part a step reads. */
+  private rest = '';
   private finished: CodeTokenLine[] = [];
   private state: State | undefined;
   private tail: CodeTokensSnapshot['tail'] = null;
@@ -64,20 +66,51 @@ export class IncrementalCodeTokens<State> {
     if (code !== this.source) {
       if (!startsWithText(code, this.source.slice(0, this.finishedLength))) this.reset();
       this.source = code;
+      this.rest = code.slice(this.finishedLength);
     }
+    return this.step(deadline, now);
+  }
+
+  /** The code is `code` now, from its first line (a new block, or one that changed). */
+  replace(code: string): void {
+    this.reset();
+    this.source = code;
+    this.rest = code;
+  }
+
+  /**
+   * `text` was appended to the code. Nothing is read but the unfinished last line and
+   * `text`: a growing block costs what it grew by, however long it is.
+   */
+  append(text: string): void {
+    this.source += text;
+    this.rest += text;
+  }
+
+  /** Tokenizes the code given so far (`replace`, `append`) until `deadline`; see `advance`. */
+  step(deadline: number, now: () => number = defaultNow): boolean {
+    const rest = this.rest;
+    let at = 0;
     let progressed = false;
+    let done = true;
     for (;;) {
-      const newline = code.indexOf('\n', this.finishedLength);
+      const newline = rest.indexOf('\n', at);
       if (newline === -1) break;
-      if (progressed && now() >= deadline) return false;
-      const result = this.tokenize(code.slice(this.finishedLength, newline), this.state);
+      if (progressed && now() >= deadline) {
+        done = false;
+        break;
+      }
+      const result = this.tokenize(rest.slice(at, newline), this.state);
       this.finished.push(result.tokens);
       this.state = result.state;
-      this.finishedLength = newline + 1;
+      this.finishedLength += newline + 1 - at;
+      at = newline + 1;
       this.cached = null;
       progressed = true;
     }
-    const tailText = code.slice(this.finishedLength);
+    if (at > 0) this.rest = rest.slice(at);
+    if (!done) return false;
+    const tailText = this.rest;
     if (this.tail?.text !== tailText) {
       if (progressed && now() >= deadline) return false;
       this.tail = { text: tailText, tokens: this.tokenize(tailText, this.state).tokens };

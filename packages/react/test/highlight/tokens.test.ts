@@ -52,6 +52,47 @@ describe('IncrementalCodeTokens', () => {
     expect(tokens.snapshot().finished).toHaveLength(9);
   });
 
+  it('tokenizes appended code as advancing over the whole code does, in slices too (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[ab{}\n]{0,12}$/), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 4 }),
+        (pieces, budget) => {
+          const whole = fakeTokenizer();
+          const appended = fakeTokenizer();
+          const byWhole = new IncrementalCodeTokens(whole.tokenize);
+          const byAppend = new IncrementalCodeTokens(appended.tokenize);
+          let code = '';
+          let clock = 0;
+          const now = () => clock++;
+          for (const piece of pieces) {
+            code += piece;
+            byAppend.append(piece);
+            while (!byAppend.step(clock + budget, now));
+            byWhole.advance(code, Number.POSITIVE_INFINITY);
+            expect(byAppend.snapshot()).toEqual(byWhole.snapshot());
+          }
+        },
+      ),
+    );
+  });
+
+  it('reads only what was appended, not the code before it', () => {
+    const { calls, tokenize } = fakeTokenizer();
+    const tokens = new IncrementalCodeTokens(tokenize);
+    tokens.replace('a {\nb');
+    tokens.step(Number.POSITIVE_INFINITY);
+    // A step reads the unfinished line and the append: the finished "a {" is not tokenized
+    // again, and a replace starts from the first line.
+    tokens.append('c\nd');
+    tokens.step(Number.POSITIVE_INFINITY);
+    expect(calls).toEqual(['a {', 'b', 'bc', 'd']);
+    tokens.replace('x');
+    tokens.step(Number.POSITIVE_INFINITY);
+    expect(calls.at(-1)).toBe('x');
+    expect(tokens.snapshot().finished).toHaveLength(0);
+  });
+
   it('starts over when the code is edited rather than extended', () => {
     const { calls, tokenize } = fakeTokenizer();
     const tokens = new IncrementalCodeTokens(tokenize);
