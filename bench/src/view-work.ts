@@ -79,7 +79,7 @@ function pass(
       delta: { type: 'text_delta', text: deltas[i] },
     } as StreamEvent;
     state = reduceStream(state, event);
-    if (recorded) appends.event(event);
+    if (recorded) appends.event(event, state);
     if ((i + 1) % DELTAS_PER_UPDATE !== 0 && i !== deltas.length - 1) continue;
     const started = performance.now();
     if (recorded) appends.published(shown, state);
