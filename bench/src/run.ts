@@ -24,6 +24,9 @@ import { benchViewWork, viewWorkTable, viewWorkTargets } from './view-work.js';
 
 const quick = process.argv.includes('--quick');
 const log = (line: string) => console.log(line);
+const logTargets = (targets: readonly Target[]) => {
+  for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+};
 const version = (name: string): string => {
   // Read from node_modules: some packages' export maps do not expose package.json.
   try {
@@ -63,38 +66,33 @@ if (only !== undefined) {
   if (only.includes('partial-json')) {
     const rows = await benchPartialJson(log, { quick });
     log(partialJsonGrowthTable(rows));
-    for (const t of partialJsonTargets(rows))
-      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(partialJsonTargets(rows));
   }
   if (only.includes('pipeline')) log(pipelineTable(await benchPipeline(log, { quick })));
   if (only.includes('render')) {
     const result = await benchRender(log, { quick });
     log(renderTable(result));
-    for (const t of renderTargets(result))
-      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(renderTargets(result));
   }
   if (only.includes('conversations')) {
     const rows = await benchConversations(log, { quick });
     log(conversationsTable(rows));
-    for (const t of conversationTargets(rows))
-      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(conversationTargets(rows));
   }
   if (only.includes('heavy')) {
     const rows = await benchHeavy(log, { quick });
     log(heavyTable(rows));
-    for (const t of heavyTargets(rows)) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(heavyTargets(rows));
   }
   if (only.includes('view')) {
     const rows = benchViewWork(log, { quick });
     log(viewWorkTable(rows));
-    for (const t of viewWorkTargets(rows))
-      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(viewWorkTargets(rows));
   }
   if (only.includes('memory')) {
     const result = await benchMemory(log, { quick });
     log(memoryTable(result));
-    for (const t of memoryTargets(result))
-      log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+    logTargets(memoryTargets(result));
   }
   if (only.includes('size')) log(sizeTable(await measureSizes()));
   process.exit(0);
@@ -138,7 +136,7 @@ const targets = [
     pass: minutes <= 20,
   },
 ];
-for (const t of targets) log(`${t.pass ? 'PASS' : 'MISS'} ${t.name}: ${t.figure}`);
+logTargets(targets);
 
 /** Why a target can miss: shown under "Notes on the misses" for each target that missed. */
 const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }[] = [

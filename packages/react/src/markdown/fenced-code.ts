@@ -12,6 +12,8 @@ export interface FencedCode {
 
 const OPENER = /^(`{3,}|~{3,})([^\n]*)\n/;
 const CLOSER = /^ {0,3}(`+|~+)[ \t]*$/;
+/** A last line that is only a fence's characters: a closing fence still being typed. */
+const TYPED_CLOSER = /^ {0,3}(`+|~+)$/;
 
 const closedFences = new WeakMap<MarkdownChunk, FencedCode | null>();
 
@@ -122,7 +124,7 @@ function grow(previous: FencedCode, state: OpenFenceState, appended: string): Fe
 
 /** The last line is only the marker's character: a closing fence being typed, not code. */
 function heldBack(state: OpenFenceState): boolean {
-  const run = /^ {0,3}(`+|~+)$/.exec(state.last)?.[1];
+  const run = TYPED_CLOSER.exec(state.last)?.[1];
   return run !== undefined && run[0] === state.marker[0];
 }
 
@@ -153,8 +155,7 @@ function readFence(text: string, open: boolean): FencedCode | null {
     // The split found no closing line: the code runs to the end, less a last line that is only
     // the marker's character (a closing fence being typed), as the streaming repair drops it.
     const lastLine = text.lastIndexOf('\n') + 1;
-    const run =
-      lastLine >= bodyStart ? /^ {0,3}(`+|~+)$/.exec(text.slice(lastLine))?.[1] : undefined;
+    const run = lastLine >= bodyStart ? TYPED_CLOSER.exec(text.slice(lastLine))?.[1] : undefined;
     // The newline before that run goes with it.
     const end = run !== undefined && run[0] === marker[0] ? lastLine - 1 : text.length;
     return { code: withoutFinalNewline(text.slice(bodyStart, end)), language };

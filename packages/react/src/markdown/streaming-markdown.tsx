@@ -121,6 +121,8 @@ export function StreamingMarkdown({
         const open = unsettled && i === last ? openFence : null;
         const before = lastFence.current;
         const fence = fencedCode(chunk, open, before?.chunk.start === chunk.start ? before : null);
+        // Set in render: a render React drops leaves a later read here, which the journal
+        // relates to the next text or not at all, so a fence is never grown from a wrong base.
         if (open !== null) lastFence.current = { chunk, fence };
         if (fence !== null) {
           return (

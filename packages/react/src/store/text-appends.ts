@@ -12,11 +12,10 @@ export interface TextAppends {
   /**
    * `next` is published after `previous` (null: the first). Records what each text block
    * gained, when the reducer built it from `previous` by those appends alone: only for the
-   * state the last event made (one published before its event was told is not recorded).
+   * state the last event made. Any other (one published before its event was told, a merged
+   * view of a continued answer, which builds its texts anew) is not recorded.
    */
   published(previous: StreamState | null, next: StreamState): void;
-  /** The next publish is not a plain continuation (a merged view): record nothing for it. */
-  skip(): void;
 }
 
 export function createTextAppends(): TextAppends {
@@ -51,9 +50,6 @@ export function createTextAppends(): TextAppends {
       }
       pending = new Map();
       broken = false;
-    },
-    skip() {
-      broken = true;
     },
   };
 }

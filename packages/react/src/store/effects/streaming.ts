@@ -39,8 +39,6 @@ export async function streamInto(
     () => {
       if (latest === null) return;
       const stream = view(latest);
-      // A merged view (a continued answer) builds its texts anew: nothing to record.
-      if (stream !== latest) appends.skip();
       appends.published(shown, stream);
       latest = null;
       shown = stream;
