@@ -8,6 +8,7 @@ import { CitationScopeContext } from './answer-scope.js';
 import { indexCitations } from './citation-index.js';
 import { CitationMarkers, SourcesList } from './citations.js';
 import { cx } from './cx.js';
+import { SegmentedText } from './segmented-text.js';
 
 export interface TextBlockViewProps {
   /** The text so far. It only grows while streaming; finished chunks are never parsed again. */
@@ -104,7 +105,9 @@ export const TextBlockView = memo(function TextBlockView({
       aria-busy={streaming || undefined}
     >
       {mode === 'plain' ? (
-        <p className={cx('ms-text__plain', streaming && CARET_CLASS)}>{safeText}</p>
+        <p className="ms-text__plain">
+          <SegmentedText text={safeText} lastClassName={streaming ? CARET_CLASS : undefined} />
+        </p>
       ) : (
         <CodeOptionsContext.Provider value={codeOptions}>
           <StreamingMarkdown

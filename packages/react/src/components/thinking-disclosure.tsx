@@ -1,6 +1,7 @@
 import type { BlockState } from '@message-stream/core';
 import { type ReactElement, useId, useLayoutEffect, useRef, useState } from 'react';
 import { cx } from './cx.js';
+import { SegmentedText } from './segmented-text.js';
 
 export interface ThinkingDisclosureProps {
   /** The block's live state from the stream (`state.message.content[k]`). */
@@ -120,7 +121,7 @@ export function ThinkingDisclosure({
         }}
       >
         <p ref={text} className="ms-thinking__text">
-          {thinking}
+          <SegmentedText text={thinking} />
         </p>
       </div>
     </div>

@@ -2,9 +2,9 @@ import type { BlockState, StreamEvent, StreamState } from '@message-stream/core'
 import { recordAppend } from '../text-growth.js';
 
 /**
- * The text each block of a streaming answer gained between two published states, recorded in
- * the text-growth journal so the view reads only the new part (`text-growth.ts`). Collected
- * from the events as they are reduced; recorded when a state is published.
+ * The text (or thinking) each block of a streaming answer gained between two published states,
+ * recorded in the text-growth journal so the view reads only the new part (`text-growth.ts`).
+ * Collected from the events as they are reduced; recorded when a state is published.
  */
 export interface TextAppends {
   /** An event the reducer has just applied, and the state it made. */
@@ -18,22 +18,28 @@ export interface TextAppends {
   published(previous: StreamState | null, next: StreamState): void;
 }
 
+/** A text block's `text` or a thinking block's `thinking`: the two a delta appends to. */
+type TextField = 'text' | 'thinking';
+const fieldOf = (deltaType: unknown): TextField | undefined =>
+  deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
+
 export function createTextAppends(): TextAppends {
-  let pending = new Map<number, string>();
+  /** Appended text per block index and field (a delta of the wrong type is not applied). */
+  let pending = new Map<string, { index: number; field: TextField; appended: string }>();
   let broken = false;
   let latest: StreamState | null = null;
   return {
     event(event, state) {
       latest = state;
       if (event.type === 'content_block_delta') {
-        const delta = event.delta as { type?: unknown; text?: unknown } | null;
-        if (
-          delta !== null &&
-          typeof delta === 'object' &&
-          delta.type === 'text_delta' &&
-          typeof delta.text === 'string'
-        ) {
-          pending.set(event.index, (pending.get(event.index) ?? '') + delta.text);
+        const delta = event.delta as Record<string, unknown> | null;
+        const field = delta !== null && typeof delta === 'object' ? fieldOf(delta.type) : undefined;
+        const value = field === undefined ? undefined : delta?.[field];
+        if (field !== undefined && typeof value === 'string') {
+          const key = `${field}:${event.index}`;
+          const entry = pending.get(key);
+          if (entry === undefined) pending.set(key, { index: event.index, field, appended: value });
+          else entry.appended += value;
         }
       } else if (event.type === 'message_start') {
         // A second message (a spliced retry) starts its blocks again at the same indexes.
@@ -42,9 +48,9 @@ export function createTextAppends(): TextAppends {
     },
     published(previous, next) {
       if (!broken && previous !== null && next === latest) {
-        for (const [index, appended] of pending) {
-          const before = textAt(previous, index);
-          const after = textAt(next, index);
+        for (const { index, field, appended } of pending.values()) {
+          const before = textAt(previous, index, field);
+          const after = textAt(next, index, field);
           if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
         }
       }
@@ -54,12 +60,12 @@ export function createTextAppends(): TextAppends {
   };
 }
 
-/** The text of block `index`, when it is a text block. */
-function textAt(state: StreamState, index: number): string | undefined {
+/** The `field` of block `index`, when the block has that text. */
+function textAt(state: StreamState, index: number, field: TextField): string | undefined {
   const content = state.message?.content;
   if (content === undefined) return undefined;
   const entry: BlockState | undefined =
     content[index]?.index === index ? content[index] : content.find((e) => e.index === index);
-  const text = (entry?.block as { text?: unknown } | undefined)?.text;
+  const text = (entry?.block as Record<string, unknown> | undefined)?.[field];
   return typeof text === 'string' ? text : undefined;
 }

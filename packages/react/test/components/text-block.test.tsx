@@ -49,6 +49,28 @@ describe('TextBlockView', () => {
     expect(container.querySelector('h1, strong')).toBeNull();
   });
 
+  it('streams a long plain text in pieces: only the last one changes, and carries the caret', () => {
+    const line = 'A line of a long plain answer, as written.\n';
+    const first = line.repeat(200);
+    const { container, rerender } = render(<TextBlockView text={first} mode="plain" streaming />);
+    const p = container.querySelector('p.ms-text__plain') as HTMLElement;
+    const before = [...p.children];
+    // Pieces end after a line break, so they draw the same lines as one text would.
+    expect(before.length).toBeGreaterThan(2);
+    expect(before.every((piece) => piece.className.startsWith('ms-segment'))).toBe(true);
+    expect(before.slice(0, -1).every((piece) => piece.textContent?.endsWith('\n'))).toBe(true);
+    const next = `${first}and more`;
+    rerender(<TextBlockView text={next} mode="plain" streaming />);
+    const after = [...p.children];
+    expect(p.textContent).toBe(next);
+    // The finished pieces are the same nodes with the same text: nothing to lay out again.
+    expect(after.slice(0, -1).every((piece, i) => piece === before[i])).toBe(true);
+    expect(after.at(-1)?.classList.contains('ms-text__caret')).toBe(true);
+    expect(p.querySelectorAll('.ms-text__caret')).toHaveLength(1);
+    rerender(<TextBlockView text={next} mode="plain" />);
+    expect(p.querySelector('.ms-text__caret')).toBeNull();
+  });
+
   it('marks a streaming block busy and with a modifier class, and a finished one not', () => {
     const { container, rerender } = render(<TextBlockView text="Hello" streaming />);
     const root = container.firstElementChild as HTMLElement;

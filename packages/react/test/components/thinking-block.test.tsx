@@ -55,6 +55,26 @@ describe('ThinkingBlockView', () => {
     expect(panel(container).textContent).toContain('GCD(1071, 462) = 21');
   });
 
+  it('draws long thinking in pieces, of which each update changes only the last', () => {
+    const thought = 'Consider the next step of the proof before writing it down.\n';
+    const at = (thinking: string): BlockState => ({
+      index: 0,
+      status: 'streaming',
+      block: { type: 'thinking', thinking, signature: '' },
+    });
+    const first = thought.repeat(150);
+    const { container, rerender } = render(<ThinkingBlockView block={at(first)} />);
+    const text = container.querySelector('.ms-thinking__text') as HTMLElement;
+    const before = [...text.children];
+    expect(before.length).toBeGreaterThan(2);
+    rerender(<ThinkingBlockView block={at(`${first}Then`)} />);
+    const after = [...text.children];
+    expect(text.textContent).toBe(`${first}Then`);
+    expect(after).toHaveLength(before.length);
+    expect(after.slice(0, -1).every((piece, i) => piece === before[i])).toBe(true);
+    expect(after.at(-1)?.textContent?.endsWith('Then')).toBe(true);
+  });
+
   it('says how long it thought, measured from first render to completion', () => {
     const now = vi.spyOn(performance, 'now').mockReturnValue(1_000);
     const { streaming, complete } = thinkingStates(specThinking);

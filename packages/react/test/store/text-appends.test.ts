@@ -25,6 +25,15 @@ const text = (index: number, value: string): StreamEvent =>
     delta: { type: 'text_delta', text: value },
   }) as StreamEvent;
 
+const thought = (index: number, value: string): StreamEvent =>
+  ({
+    type: 'content_block_delta',
+    index,
+    delta: { type: 'thinking_delta', thinking: value },
+  }) as StreamEvent;
+const thinkingOf = (state: StreamState, position: number) =>
+  (state.message?.content[position]?.block as { thinking?: string } | undefined)?.thinking;
+
 /** Reduces `events`, telling the tracker of each, as the store's stream does. */
 function run(
   appends: ReturnType<typeof createTextAppends>,
@@ -62,6 +71,24 @@ describe('text appends of a streaming answer', () => {
     appends.published(second, third);
     expect(appendedSince(textOf(third, 0), textOf(second, 0))).toBe('!');
     expect(appendedSince(textOf(third, 1), textOf(second, 1))).toBeUndefined();
+  });
+
+  it('records what a thinking block gained, apart from a text block at the same time', () => {
+    const appends = createTextAppends();
+    const first = run(appends, createStreamState(), [
+      start,
+      block(0, 'thinking'),
+      thought(0, 'Let me see'),
+      block(1, 'text'),
+    ]);
+    appends.published(null, first);
+    const second = run(appends, first, [thought(0, ' what'), text(1, 'Hi'), thought(0, ' fits')]);
+    appends.published(first, second);
+    expect(thinkingOf(second, 0)).toBe('Let me see what fits');
+    expect(appendedSince(thinkingOf(second, 0) as string, thinkingOf(first, 0) as string)).toBe(
+      ' what fits',
+    );
+    expect(appendedSince(textOf(second, 1), textOf(first, 1))).toBe('Hi');
   });
 
   it('records nothing for a state published before its event was told (a wrong append)', () => {
