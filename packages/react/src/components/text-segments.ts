@@ -9,7 +9,8 @@ import { appendedSince } from '../text-growth.js';
  *
  * A piece ends just after a line break, so the pieces, each a block under `white-space:
  * pre-wrap`, draw the lines the whole text draws. A text that breaks no line for long ends a
- * piece at a space instead (a line then ends early there) and, with no space either, mid-word.
+ * piece after a sentence instead (a line then ends early there), else at a space, and with no
+ * space either, mid-word.
  * Where a piece ends depends only on the text, never on how it arrived, so a text split as it
  * streamed is split as it would be whole.
  */
@@ -24,9 +25,11 @@ export interface TextSegments {
 
 /** A piece ends at the first line break at or past this many characters. */
 export const SEGMENT_CHARS = 2048;
-/** ... or, without one, at the first space at or past this many. */
+/** ... or, without one, after the first sentence (". ") ending at or past this many. */
 export const UNBROKEN_CHARS = 8192;
-/** ... or, without either, here. */
+/** ... or, without either, at the first space at or past this many. */
+export const SPACE_CHARS = 12288;
+/** ... or, without any, here. */
 export const HARD_CHARS = 16384;
 
 /** HARD_CHARS, or one less where that would cut a surrogate pair in two. */
@@ -35,16 +38,23 @@ function hardEnd(text: string): number {
   return code >= 0xd800 && code <= 0xdbff ? HARD_CHARS - 1 : HARD_CHARS;
 }
 
+/**
+ * Just past the first `mark` starting at or past `at` (searching from `from`, less what of the
+ * mark the text before `from` may hold), or Infinity.
+ */
+function after(text: string, mark: string, at: number, from: number): number {
+  const found = text.indexOf(mark, Math.max(from - mark.length + 1, at));
+  return found === -1 ? Number.POSITIVE_INFINITY : found + mark.length;
+}
+
 /** Where the first piece of `text` ends, searching only from `from`; -1 when it does not yet. */
 function pieceEnd(text: string, from: number): number {
-  const line = text.indexOf('\n', Math.max(from, SEGMENT_CHARS - 1));
-  const limit = line === -1 ? hardEnd(text) : Math.min(line + 1, hardEnd(text));
+  let end = Math.min(after(text, '\n', SEGMENT_CHARS - 1, from), hardEnd(text));
   if (text.length >= UNBROKEN_CHARS) {
-    const space = text.indexOf(' ', Math.max(from, UNBROKEN_CHARS - 1));
-    if (space !== -1 && space + 1 < limit) return space + 1;
+    end = Math.min(end, after(text, '. ', UNBROKEN_CHARS - 1, from));
   }
-  if (limit <= text.length) return limit;
-  return -1;
+  if (text.length >= SPACE_CHARS) end = Math.min(end, after(text, ' ', SPACE_CHARS - 1, from));
+  return end <= text.length ? end : -1;
 }
 
 /** Cuts every finished piece off the front of `open`, searching it from `from` on. */

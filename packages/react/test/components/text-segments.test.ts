@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HARD_CHARS,
   SEGMENT_CHARS,
+  SPACE_CHARS,
   segmentText,
   type TextSegments,
   UNBROKEN_CHARS,
@@ -32,7 +33,10 @@ const word = fc.constantFrom('thinking', 'about', 'the', 'answer', 'x', '—', '
 const line = fc.array(word, { maxLength: 40 }).map((words) => `${words.join(' ')}\n`);
 /** Text that breaks no line: pieces end at spaces, or mid-word. */
 const run = fc
-  .tuple(fc.array(fc.constantFrom('word ', 'x', 'yy', '😀', ' '), { maxLength: 60 }), fc.nat(600))
+  .tuple(
+    fc.array(fc.constantFrom('word ', 'x', 'yy', '😀', ' ', '. ', '.'), { maxLength: 60 }),
+    fc.nat(600),
+  )
   .map(([words, times]) => words.join('').repeat(times));
 
 describe('segmentText', () => {
@@ -51,14 +55,18 @@ describe('segmentText', () => {
     expect(segments.open).toBe('rest');
   });
 
-  it('ends a long unbroken run at a space, and a run without spaces mid-word', () => {
-    const words = 'word '.repeat(UNBROKEN_CHARS / 5 + 10);
-    const spaced = segmentText(words);
-    // The first space at or past UNBROKEN_CHARS - 1 (8191 is inside a word; 8194 is a space).
-    expect(spaced.closed[0]?.length).toBe(8195);
-    expect(spaced.closed[0]?.endsWith(' ')).toBe(true);
+  it('ends a long run without line breaks after a sentence, else at a space, else mid-word', () => {
+    const sentences = 'One short sentence. '.repeat(UNBROKEN_CHARS / 20 + 10);
+    const bySentence = segmentText(sentences);
+    // The first ". " at or past UNBROKEN_CHARS - 1 (its "." at 8198): a whole sentence ends it.
+    expect(bySentence.closed[0]?.length).toBe(8200);
+    expect(bySentence.closed[0]?.endsWith('sentence. ')).toBe(true);
+    const words = 'word '.repeat(SPACE_CHARS / 5 + 10);
+    const bySpace = segmentText(words);
+    // The first space at or past SPACE_CHARS - 1 (12287 is inside a word; 12289 is a space).
+    expect(bySpace.closed[0]?.length).toBe(12290);
+    expect(bySpace.closed.join('') + bySpace.open).toBe(words);
     const solid = segmentText('x'.repeat(HARD_CHARS + 5));
-    expect(spaced.closed.join('') + spaced.open).toBe(words);
     expect(solid.closed).toEqual(['x'.repeat(HARD_CHARS)]);
     expect(solid.open).toBe('xxxxx');
   });
@@ -95,6 +103,7 @@ describe('segmentText', () => {
     // Every step boundary falls once just before each place a piece can end.
     const text = [
       'a thought\n'.repeat(700),
+      'A sentence. '.repeat(1000),
       'word '.repeat(3000),
       'z'.repeat(HARD_CHARS + 3),
       '\n\nend\n',
