@@ -131,10 +131,9 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // streaming view rows: 0.3 ms → 5 µs an update at 255 K characters, and some 90 MB less for
   // full collections over the paced 5,000-line answer); then to 22.86 kB (+0.45 kB) by plain
   // text and thinking drawn as block pieces ending after line breaks (after a sentence in a
-  // long run without one), with thinking deltas
-  // recorded like text deltas (text-segments.ts): each update of an open 160 K-character
-  // thinking block laid out all of it, 34 ms of thread time a frame (the long-thinking row:
-  // 11 ms since).
+  // long run without one), with thinking deltas recorded like text deltas (text-segments.ts):
+  // each update of an open 160 K-character thinking block laid out all of it, 34 ms of thread
+  // time a frame (the long-thinking row: 11 ms since).
   [MESSAGE_PARTS_ROW]: 22_860,
 };
 
