@@ -126,11 +126,13 @@ describe('default stylesheet: the streaming caret', () => {
     expect(caretOf(container.querySelectorAll('p')[1] ?? null)).toBe('none');
   });
 
-  it('draws it after plain text too', () => {
+  it('draws it after plain text too, on its last piece', () => {
     const { container, rerender } = render(<TextBlockView text="as is" mode="plain" streaming />);
-    expect(caretOf(container.querySelector('.ms-text__plain'))).toBe('""');
+    const last = () => container.querySelector('.ms-text__plain > .ms-segment:last-child');
+    expect(caretOf(last())).toBe('""');
+    expect(last()?.textContent).toBe('as is');
     rerender(<TextBlockView text="as is" mode="plain" />);
-    expect(caretOf(container.querySelector('.ms-text__plain'))).toBe('none');
+    expect(caretOf(last())).toBe('none');
   });
 
   it('pulses the thinking label while the thinking streams, and stops when it ends', () => {
