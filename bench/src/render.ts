@@ -800,7 +800,7 @@ export function renderTable(result: RenderResult): string {
       'element if it got new props). A content block is a `ContentBlockView` subtree (the ' +
       'others: their thinking / markdown / tool element) and counts one render per commit in which ' +
       'anything in it rendered. A markdown block is a top-level element of the rendered ' +
-      'markdown (`.ms-markdown > *`, `.naive-markdown > *`; the peers wrap their markdown in ' +
+      'markdown (`.ms-markdown__group > *`, ours in groups of 32; `.naive-markdown > *`; the peers wrap their markdown in ' +
       'their own elements, so they have no figure), by DOM node; it is finished once a later ' +
       'block exists, and any render after that re-rendered a block that did not change. ' +
       `ChatStream re-rendered finished markdown blocks ${count(ours.finishedRerenders)} times and ` +

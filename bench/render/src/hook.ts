@@ -12,8 +12,8 @@
  * - content blocks: each `ContentBlockView` subtree of ChatStream (thinking, text, tool), or
  *   each `[data-block]` element of the naive baseline. A block counts one render per commit
  *   in which anything in it rendered.
- * - markdown blocks: each top-level element of the rendered markdown (`.ms-markdown > *`,
- *   `.naive-markdown > *`), identified by its DOM node. It is finished once a later sibling
+ * - markdown blocks: each top-level element of the rendered markdown (`.ms-markdown__group > *`,
+ *   `.naive-markdown > *`), identified by its DOM node. It is finished once a later block
  *   exists; any render after that is a re-render of a block that did not change.
  */
 
@@ -40,9 +40,16 @@ const PERFORMED_WORK = 1;
 const HOST_COMPONENT = 5;
 /** Function, class, forward-ref, memo and simple-memo components. */
 const COMPONENT_TAGS: ReadonlySet<number> = new Set([0, 1, 11, 14, 15]);
-const MARKDOWN_ROOTS = ['ms-markdown', 'naive-markdown'];
+/** What holds top-level markdown elements: ours in groups of blocks, the baseline's as is. */
+const MARKDOWN_ROOTS = ['ms-markdown', 'ms-markdown__group', 'naive-markdown'];
 const hasClass = (className: string, name: string): boolean =>
   ` ${className} `.includes(` ${name} `);
+
+/** A later top-level markdown element exists: after it in its group, or a later group. */
+const laterBlockExists = (element: Element): boolean =>
+  element.nextElementSibling !== null ||
+  (element.parentElement?.classList.contains('ms-markdown__group') === true &&
+    element.parentElement.nextElementSibling !== null);
 
 export interface Probe {
   /** Every commit of every root since the page loaded. */
@@ -246,7 +253,10 @@ export function installHook(): Probe {
       if (record) touched.set(block, { record, because: 'state', complete: false });
     }
     if (next.tag === HOST_COMPONENT) {
-      if (markdownRoot) {
+      const className = next.memoizedProps?.className;
+      const isRoot =
+        typeof className === 'string' && MARKDOWN_ROOTS.some((n) => hasClass(className, n));
+      if (markdownRoot && !isRoot) {
         // A top-level markdown element: counted, and nothing inside it is walked.
         if (rendered) {
           const element = next.stateNode as Element;
@@ -262,10 +272,7 @@ export function installHook(): Probe {
         }
         return;
       }
-      const className = next.memoizedProps?.className;
-      if (typeof className === 'string' && MARKDOWN_ROOTS.some((n) => hasClass(className, n))) {
-        markdownRoot = true;
-      }
+      if (isRoot) markdownRoot = true;
     }
     // Children React did not clone are the previous commit's: nothing there rendered.
     if (prev !== null && next.child === prev.child) return;
@@ -296,7 +303,7 @@ export function installHook(): Probe {
     }
     for (const record of unfinished) {
       if (!record.element.isConnected) unfinished.delete(record);
-      else if (record.element.nextElementSibling !== null) {
+      else if (laterBlockExists(record.element)) {
         record.finishedAt = commit;
         unfinished.delete(record);
       }

@@ -9,7 +9,7 @@
  * shows is one of these. A face left out costs only its lookup when it first shows.
  */
 const ANSWER = 'div.ms-chat__turns>article.ms-message.ms-message--assistant';
-const MARKDOWN = `${ANSWER}>div.ms-text>div.ms-markdown`;
+const MARKDOWN = `${ANSWER}>div.ms-text>div.ms-markdown>div.ms-markdown__group`;
 const CODE = `${MARKDOWN}>div.ms-code`;
 // Spans in place of the buttons: the same classes give the same face, and the specimen holds
 // nothing a keyboard or a screen reader could reach.

@@ -17,7 +17,7 @@ import { useDisplayProgressMark } from './display-progress.js';
 import { type FencedCode, fencedCode } from './fenced-code.js';
 import { MarkdownChunkView } from './markdown-chunk-view.js';
 import type { MarkdownPlugins } from './plugins.js';
-import type { MarkdownChunk } from './split.js';
+import type { MarkdownChunk, OpenFence } from './split.js';
 import { repairStreamingTail } from './tail.js';
 
 export interface StreamingMarkdownProps {
@@ -113,17 +113,79 @@ export function StreamingMarkdown({
   // the page yet, and a chunk of link definitions draws nothing).
   let caretAt = streaming ? (behind ? count : chunks.length) - 1 : -1;
   while (caretAt >= 0 && chunks[caretAt]?.definitionsOnly) caretAt--;
+  const visible = behind ? chunks.slice(0, count) : chunks;
+  const shared = { definitions, idPrefix: `ms${id}c`, plugins, onChunkRender, caretAt };
+  const groups: ReactElement[] = [];
+  for (let first = 0; first < visible.length; first += CHUNKS_PER_GROUP) {
+    const members = visible.slice(first, first + CHUNKS_PER_GROUP);
+    // The group holding the text's last chunk is the one that grows; the others are closed.
+    const holdsLast = first + members.length - 1 === last;
+    groups.push(
+      <ChunkGroup
+        key={first}
+        chunks={members}
+        first={first}
+        {...shared}
+        tail={holdsLast ? { unsettled, openFence, lastFence } : null}
+      />,
+    );
+  }
+  return <div className="ms-markdown">{groups}</div>;
+}
+
+/** Finished chunks per group (a `div` with no style of its own: margins collapse through it). */
+export const CHUNKS_PER_GROUP = 32;
+
+interface ChunkGroupProps {
+  readonly chunks: readonly MarkdownChunk[];
+  /** The index of the group's first chunk in the text's chunks. */
+  readonly first: number;
+  /** Every link definition of the text, put before a chunk that uses one. */
+  readonly definitions: string;
+  readonly idPrefix: string;
+  readonly plugins: MarkdownPlugins | null | undefined;
+  readonly onChunkRender: ((start: number) => void) | undefined;
+  /** Index (in the text's chunks) of the chunk that shows the caret, or -1. */
+  readonly caretAt: number;
+  /** For the group that holds the text's last chunk: how that chunk grows. */
+  readonly tail: {
+    readonly unsettled: boolean;
+    readonly openFence: OpenFence | null;
+    readonly lastFence: { current: { chunk: MarkdownChunk; fence: FencedCode | null } | null };
+  } | null;
+}
+
+/**
+ * Chunks in groups, each a memoized element: as an answer grows, only the group holding its
+ * last chunk renders, and the browser lays out and walks the page's groups, not every block
+ * of a long answer (whose cost per frame grew with the answer: the long markdown row of
+ * `pnpm bench`). A closed group renders again only when what it shows changed: its chunks,
+ * the caret coming or going, or the link definitions one of its chunks uses.
+ */
+const ChunkGroup = memo(function ChunkGroup({
+  chunks,
+  first,
+  definitions,
+  idPrefix,
+  plugins,
+  onChunkRender,
+  caretAt,
+  tail,
+}: ChunkGroupProps): ReactElement {
+  const last = first + chunks.length - 1;
   return (
-    <div className="ms-markdown">
-      {(behind ? chunks.slice(0, count) : chunks).map((chunk, i) => {
+    <div className="ms-markdown__group">
+      {chunks.map((chunk, k) => {
+        const i = first + k;
         // A chunk of nothing but definitions renders nothing of its own.
         if (chunk.definitionsOnly) return null;
-        const open = unsettled && i === last ? openFence : null;
-        const before = lastFence.current;
+        const growing = tail !== null && i === last;
+        const open = growing && tail.unsettled ? tail.openFence : null;
+        const before = growing ? tail.lastFence.current : null;
         const fence = fencedCode(chunk, open, before?.chunk.start === chunk.start ? before : null);
         // Set in render: a render React drops leaves a later read here, which the journal
         // relates to the next text or not at all, so a fence is never grown from a wrong base.
-        if (open !== null) lastFence.current = { chunk, fence };
+        if (open !== null && tail !== null) tail.lastFence.current = { chunk, fence };
         if (fence !== null) {
           return (
             <Fragment key={chunk.start}>
@@ -138,7 +200,7 @@ export function StreamingMarkdown({
           );
         }
         let source = chunk.text;
-        if (unsettled && i === last) source = repairStreamingTail(source, openFence);
+        if (growing && tail.unsettled) source = repairStreamingTail(source, tail.openFence);
         // Before the chunk, not after: an open fence at its end must not swallow them.
         if (definitions !== '' && chunk.references) source = definitions + source;
         // The newline between blocks is what react-markdown puts between them in one document:
@@ -149,7 +211,7 @@ export function StreamingMarkdown({
             <MarkdownChunkView
               source={source}
               start={chunk.start}
-              idPrefix={`ms${id}c${chunk.start}-`}
+              idPrefix={`${idPrefix}${chunk.start}-`}
               onRender={onChunkRender}
               plugins={plugins}
               caret={i === caretAt}
@@ -159,6 +221,31 @@ export function StreamingMarkdown({
       })}
     </div>
   );
+}, sameGroup);
+
+/** Whether a closed group would render the same: the group that grows always renders. */
+function sameGroup(a: ChunkGroupProps, b: ChunkGroupProps): boolean {
+  if (a.tail !== null || b.tail !== null) return false;
+  if (
+    a.first !== b.first ||
+    a.idPrefix !== b.idPrefix ||
+    a.plugins !== b.plugins ||
+    a.onChunkRender !== b.onChunkRender ||
+    a.chunks.length !== b.chunks.length
+  ) {
+    return false;
+  }
+  const end = a.first + a.chunks.length;
+  if ((a.caretAt >= a.first && a.caretAt < end) || (b.caretAt >= b.first && b.caretAt < end)) {
+    if (a.caretAt !== b.caretAt) return false;
+  }
+  let references = false;
+  for (let k = 0; k < a.chunks.length; k++) {
+    const chunk = a.chunks[k] as MarkdownChunk;
+    if (chunk !== b.chunks[k]) return false;
+    if (chunk.references) references = true;
+  }
+  return !references || a.definitions === b.definitions;
 }
 
 /**

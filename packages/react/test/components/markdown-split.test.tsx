@@ -34,9 +34,14 @@ function wholeHtml(text: string): string {
   return html;
 }
 
+/** The chunks' HTML, out of the groups they are drawn in (each a plain `div`). */
 function chunkedHtml(text: string): string {
   const { container, unmount } = render(<StreamingMarkdown text={text} />);
-  const html = normalize((container.firstElementChild as Element).innerHTML);
+  const groups = [...(container.firstElementChild as Element).children];
+  expect(
+    groups.every((group) => group.outerHTML.startsWith('<div class="ms-markdown__group">')),
+  ).toBe(true);
+  const html = normalize(groups.map((group) => group.innerHTML).join(''));
   unmount();
   return html;
 }

@@ -25,7 +25,9 @@ function parsed(text: string, streaming: boolean): string {
   const { container } = render(
     <CodeOptionsContext.Provider value={PLAIN}>
       <div className="ms-markdown">
-        <MarkdownChunkView source={source} start={0} idPrefix="x-" />
+        <div className="ms-markdown__group">
+          <MarkdownChunkView source={source} start={0} idPrefix="x-" />
+        </div>
       </div>
     </CodeOptionsContext.Provider>,
   );

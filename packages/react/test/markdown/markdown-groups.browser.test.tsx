@@ -1,0 +1,88 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TextBlockView } from '../../src/components/text-block-view.js';
+import { CHUNKS_PER_GROUP } from '../../src/markdown/streaming-markdown.js';
+import { withDefaultStyles } from '../browser-styles.js';
+
+// Real layout: these run in Chromium only.
+
+afterEach(() => {
+  cleanup();
+  window.scrollTo(0, 0);
+});
+withDefaultStyles();
+
+const frames = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+};
+
+/** Paragraphs, headings, lists, code and rules, in a cycle that puts each kind at a group's edge. */
+const KINDS = [
+  'A paragraph of the answer, long enough to wrap once or twice at this width of the column.',
+  '## A heading',
+  'Another paragraph.',
+  '- a list item\n- and another',
+  '```ts\nconst x = 1;\n```',
+  '---',
+  '### A smaller heading',
+];
+const blocks = Array.from({ length: 7 * CHUNKS_PER_GROUP + 3 }, (_, i) => KINDS[i % 7] as string);
+const TEXT = blocks.join('\n\n');
+
+describe('a long markdown answer drawn in groups of blocks', () => {
+  it('spaces its blocks the same across a group’s edge as within a group', async () => {
+    const { container } = render(
+      <div style={{ width: '600px' }}>
+        <TextBlockView text={TEXT} highlight={false} />
+      </div>,
+    );
+    await frames(2);
+    const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+    expect(groups.length).toBe(8);
+    // Every group drawn once, as a reader scrolling through would: skipped again, each keeps
+    // the size it was drawn at, and measuring a block in it lays it out.
+    for (const group of groups) {
+      group.scrollIntoView();
+      await frames(2);
+    }
+    const elements = groups.flatMap((group) => [...group.children] as HTMLElement[]);
+    expect(elements.length).toBe(blocks.length);
+    // The gap before a block, by the kinds of the two blocks it sits between.
+    const gaps = new Map<string, Set<number>>();
+    for (let i = 1; i < elements.length; i++) {
+      const gap =
+        (elements[i] as HTMLElement).getBoundingClientRect().top -
+        (elements[i - 1] as HTMLElement).getBoundingClientRect().bottom;
+      const key = `${i % 7}`;
+      gaps.set(key, (gaps.get(key) ?? new Set()).add(Math.round(gap * 10) / 10));
+    }
+    // Each pair of kinds meets both inside groups and at an edge: one gap for each.
+    for (const [key, seen] of gaps) expect([key, [...seen]]).toEqual([key, [[...seen][0]]]);
+  });
+
+  it('skips the groups out of view and keeps their size once drawn', async () => {
+    const { container } = render(
+      <div style={{ width: '600px' }}>
+        <TextBlockView text={TEXT} highlight={false} />
+      </div>,
+    );
+    await frames(2);
+    const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+    const visible = (group: HTMLElement) =>
+      (group.firstElementChild as HTMLElement).checkVisibility({ contentVisibilityAuto: true });
+    expect(visible(groups[0] as HTMLElement)).toBe(true);
+    // The last group, the one that grows, is never skipped.
+    expect(visible(groups.at(-1) as HTMLElement)).toBe(true);
+    expect(groups.slice(2, -1).some((group) => !visible(group))).toBe(true);
+    // Drawn once, a group keeps the height it was drawn at when skipped again.
+    const third = groups[3] as HTMLElement;
+    third.scrollIntoView();
+    await frames(2);
+    expect(visible(third)).toBe(true);
+    const drawn = third.getBoundingClientRect().height;
+    window.scrollTo(0, 0);
+    await frames(2);
+    expect(visible(third)).toBe(false);
+    expect(third.getBoundingClientRect().height).toBe(drawn);
+  });
+});
