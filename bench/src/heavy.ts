@@ -74,8 +74,11 @@ export interface HeavyResult {
 
 const PACE_PER_SECOND = 1000;
 
-/** Thinking deltas a second in the long-thinking row: about 16,000 characters a second. */
-const THINKING_PACE_PER_SECOND = 2000;
+/**
+ * Deltas a second in the long markdown and long thinking rows: some 12,000-16,000 characters a
+ * second, over ten times a fast model.
+ */
+const LONG_PACE_PER_SECOND = 2000;
 
 const pacedCases = (quick: boolean): { name: string; query: Record<string, string> }[] => [
   {
@@ -92,19 +95,33 @@ const pacedCases = (quick: boolean): { name: string; query: Record<string, strin
       pace: String(PACE_PER_SECOND),
     },
   },
+  // A long markdown answer (headings, lists, tables, code, quotes), as most answers are.
+  {
+    name: quick
+      ? `long markdown answer (4,000 text deltas) at ${LONG_PACE_PER_SECOND} a second over HTTP`
+      : `long markdown answer (40,000 text deltas, 240 K characters) at ${LONG_PACE_PER_SECOND.toLocaleString('en-US')} a second over HTTP`,
+    query: {
+      deltas: quick ? '4000' : '40000',
+      thinking: '20',
+      json: '10',
+      seed: '3',
+      net: 'http',
+      pace: String(LONG_PACE_PER_SECOND),
+    },
+  },
   // A long reasoning before a short answer: the thinking block stays open, tailing, while it
   // streams (some 8 characters a delta).
   {
     name: quick
-      ? `long thinking (2,000 thinking deltas) at ${THINKING_PACE_PER_SECOND} a second over HTTP`
-      : `long thinking (20,000 thinking deltas, 160 K characters) at ${THINKING_PACE_PER_SECOND.toLocaleString('en-US')} a second over HTTP`,
+      ? `long thinking (2,000 thinking deltas) at ${LONG_PACE_PER_SECOND} a second over HTTP`
+      : `long thinking (20,000 thinking deltas, 160 K characters) at ${LONG_PACE_PER_SECOND.toLocaleString('en-US')} a second over HTTP`,
     query: {
       deltas: '200',
       thinking: quick ? '2000' : '20000',
       json: '10',
       seed: '3',
       net: 'http',
-      pace: String(THINKING_PACE_PER_SECOND),
+      pace: String(LONG_PACE_PER_SECOND),
     },
   },
 ];
@@ -181,7 +198,7 @@ export function heavyTable({ rows, paced }: HeavyResult): string {
       "process and the bench's server, the renderer is preempted mid-task (the wall column). " +
       "The long thinking: the rendering bench's answer with a thinking block of 20,000 " +
       `thinking deltas (about 160,000 characters in sentences, no line break) before it, ` +
-      `written ${THINKING_PACE_PER_SECOND.toLocaleString('en-US')} deltas a second; the block ` +
+      `written ${LONG_PACE_PER_SECOND.toLocaleString('en-US')} deltas a second; the block ` +
       'stays open, its panel tailing the newest lines, until the answer starts.',
   ].join('\n');
 }
