@@ -1,4 +1,5 @@
 import {
+  type CSSProperties,
   Fragment,
   memo,
   type ReactElement,
@@ -174,7 +175,17 @@ const ChunkGroup = memo(function ChunkGroup({
 }: ChunkGroupProps): ReactElement {
   const last = first + chunks.length - 1;
   return (
-    <div className="ms-markdown__group">
+    <div
+      className="ms-markdown__group"
+      // A closed group out of view is skipped at the height it was drawn at; one never drawn
+      // (a restored answer) at about its lines' height. Not on the group that grows: a property
+      // changed each update would restyle all it holds.
+      style={
+        tail === null
+          ? ({ '--ms-group-lines': estimatedLines(chunks) } as CSSProperties)
+          : undefined
+      }
+    >
       {chunks.map((chunk, k) => {
         const i = first + k;
         // A chunk of nothing but definitions renders nothing of its own.
@@ -222,6 +233,16 @@ const ChunkGroup = memo(function ChunkGroup({
     </div>
   );
 }, sameGroup);
+
+/** Characters a line of an answer holds, about: for a skipped group's height before it is drawn. */
+const CHARS_PER_LINE = 80;
+
+/** About how many lines a group's blocks take, a line of gap between blocks included. */
+function estimatedLines(chunks: readonly MarkdownChunk[]): number {
+  let lines = 0;
+  for (const chunk of chunks) lines += Math.ceil(chunk.text.length / CHARS_PER_LINE) + 1;
+  return lines;
+}
 
 /** Whether a closed group would render the same: the group that grows always renders. */
 function sameGroup(a: ChunkGroupProps, b: ChunkGroupProps): boolean {

@@ -39,7 +39,7 @@ function chunkedHtml(text: string): string {
   const { container, unmount } = render(<StreamingMarkdown text={text} />);
   const groups = [...(container.firstElementChild as Element).children];
   expect(
-    groups.every((group) => group.outerHTML.startsWith('<div class="ms-markdown__group">')),
+    groups.every((group) => group.tagName === 'DIV' && group.className === 'ms-markdown__group'),
   ).toBe(true);
   const html = normalize(groups.map((group) => group.innerHTML).join(''));
   unmount();

@@ -74,15 +74,39 @@ describe('a long markdown answer drawn in groups of blocks', () => {
     // The last group, the one that grows, is never skipped.
     expect(visible(groups.at(-1) as HTMLElement)).toBe(true);
     expect(groups.slice(2, -1).some((group) => !visible(group))).toBe(true);
-    // Drawn once, a group keeps the height it was drawn at when skipped again.
+    // Never drawn, a skipped group is about as tall as its lines; drawn once, it keeps the
+    // height it was drawn at when skipped again.
     const third = groups[3] as HTMLElement;
+    expect(visible(third)).toBe(false);
+    const lines = Number(third.style.getPropertyValue('--ms-group-lines'));
+    expect(lines).toBeGreaterThan(32);
+    const fontSize = Number.parseFloat(getComputedStyle(third).fontSize);
+    expect(third.getBoundingClientRect().height).toBeCloseTo(lines * 1.65 * fontSize, 0);
+    const estimated = third.getBoundingClientRect().height;
     third.scrollIntoView();
     await frames(2);
     expect(visible(third)).toBe(true);
     const drawn = third.getBoundingClientRect().height;
+    // The estimate is of the right size, not exact.
+    expect(estimated / drawn).toBeGreaterThan(0.5);
+    expect(estimated / drawn).toBeLessThan(2);
     window.scrollTo(0, 0);
     await frames(2);
     expect(visible(third)).toBe(false);
     expect(third.getBoundingClientRect().height).toBe(drawn);
+  });
+
+  it('leaves a focus ring room to draw past a skipped group’s edge', async () => {
+    const { container } = render(
+      <div style={{ width: '600px' }}>
+        <TextBlockView text={TEXT} highlight={false} />
+      </div>,
+    );
+    await frames(1);
+    const group = container.querySelector('.ms-markdown__group') as HTMLElement;
+    const style = getComputedStyle(group);
+    // Paint containment clips at the box unless a clip margin lets a ring of 2px at 2px out.
+    expect(style.contentVisibility).toBe('auto');
+    expect(Number.parseFloat(style.overflowClipMargin)).toBeGreaterThanOrEqual(4);
   });
 });
