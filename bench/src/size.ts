@@ -133,13 +133,14 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // text and thinking drawn as block pieces ending after line breaks (after a sentence in a
   // long run without one), with thinking deltas recorded like text deltas (text-segments.ts):
   // each update of an open 160 K-character thinking block laid out all of it, 34 ms of thread
-  // time a frame (the long-thinking row: 11 ms since); then to 23.23 kB (+0.36 kB) by a
-  // markdown answer's blocks drawn in memoized groups of 32, skipped out of view (one never
-  // drawn, as tall as an estimate of its lines): each update
+  // time a frame (the long-thinking row: 11 ms since); then to 23.43 kB (+0.57 kB) by a
+  // markdown answer's blocks drawn in memoized groups of 32 or more, starting at a block with
+  // no top margin (chunk-groups.ts), skipped out of view (one never drawn, as tall as an
+  // estimate of its lines): each update
   // of a 240 K-character answer rendered every block's element and laid out and walked every
   // block (the long markdown row: 9.5 s of main-thread time and 124 tasks over 13 ms before,
   // 5.7 s and 1 after).
-  [MESSAGE_PARTS_ROW]: 23_230,
+  [MESSAGE_PARTS_ROW]: 23_430,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

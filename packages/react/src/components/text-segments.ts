@@ -32,10 +32,10 @@ export const SPACE_CHARS = 12288;
 /** ... or, without any, here. */
 export const HARD_CHARS = 16384;
 
-/** HARD_CHARS, or one less where that would cut a surrogate pair in two. */
+/** HARD_CHARS, or one less where that would cut a surrogate pair or a CR LF in two. */
 function hardEnd(text: string): number {
   const code = text.charCodeAt(HARD_CHARS - 1);
-  return code >= 0xd800 && code <= 0xdbff ? HARD_CHARS - 1 : HARD_CHARS;
+  return (code >= 0xd800 && code <= 0xdbff) || code === 13 ? HARD_CHARS - 1 : HARD_CHARS;
 }
 
 /**

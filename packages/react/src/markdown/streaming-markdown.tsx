@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { CodeBlock } from '../components/code-block.js';
 import { useMarkdownSplit } from '../hooks/use-markdown-split.js';
+import { type GroupStarts, groupStarts, NO_GROUP_STARTS } from './chunk-groups.js';
 import { CodeOptionsContext } from './code-options.js';
 import { useDeferredMarkdown } from './deferred-history.js';
 import { useDisplayProgressMark } from './display-progress.js';
@@ -73,6 +74,8 @@ export function StreamingMarkdown({
   const { chunks, openFence } = useMarkdownSplit(text);
   // The last chunk's fence as last read: a growing fence is read from it, by what was appended.
   const lastFence = useRef<{ chunk: MarkdownChunk; fence: FencedCode | null } | null>(null);
+  // Where the groups of chunks start, carried from render to render (chunk-groups.ts).
+  const knownStarts = useRef<GroupStarts>(NO_GROUP_STARTS);
   // How many chunks the last commit showed; null before the first.
   const shown = useRef<number | null>(null);
   const [, nextFrame] = useReducer((n: number) => n + 1, 0);
@@ -116,9 +119,13 @@ export function StreamingMarkdown({
   while (caretAt >= 0 && chunks[caretAt]?.definitionsOnly) caretAt--;
   const visible = behind ? chunks.slice(0, count) : chunks;
   const shared = { definitions, idPrefix: `ms${id}c`, plugins, onChunkRender, caretAt };
+  const starts = groupStarts(chunks, knownStarts.current);
+  knownStarts.current = starts;
   const groups: ReactElement[] = [];
-  for (let first = 0; first < visible.length; first += CHUNKS_PER_GROUP) {
-    const members = visible.slice(first, first + CHUNKS_PER_GROUP);
+  for (let g = 0; g < starts.starts.length; g++) {
+    const first = starts.starts[g] as number;
+    if (first >= visible.length) break;
+    const members = visible.slice(first, starts.starts[g + 1] ?? visible.length);
     // The group holding the text's last chunk is the one that grows; the others are closed.
     const holdsLast = first + members.length - 1 === last;
     groups.push(
@@ -133,9 +140,6 @@ export function StreamingMarkdown({
   }
   return <div className="ms-markdown">{groups}</div>;
 }
-
-/** Finished chunks per group (a `div` with no style of its own: margins collapse through it). */
-export const CHUNKS_PER_GROUP = 32;
 
 interface ChunkGroupProps {
   readonly chunks: readonly MarkdownChunk[];
@@ -157,7 +161,7 @@ interface ChunkGroupProps {
 }
 
 /**
- * Chunks in groups, each a memoized element: as an answer grows, only the group holding its
+ * Chunks in groups (`chunk-groups.ts`), each a memoized element: as an answer grows, only the group holding its
  * last chunk renders, and the browser lays out and walks the page's groups, not every block
  * of a long answer (whose cost per frame grew with the answer: the long markdown row of
  * `pnpm bench`). A closed group renders again only when what it shows changed: its chunks,

@@ -71,6 +71,14 @@ describe('segmentText', () => {
     expect(solid.open).toBe('xxxxx');
   });
 
+  it('never cuts a CR LF in two at the hard limit', () => {
+    const text = `${'a'.repeat(HARD_CHARS - 1)}\r\nb`;
+    const segments = segmentText(text);
+    // A line break is a piece's end only past SEGMENT_CHARS: here it is the hard limit's.
+    expect(segments.closed).toEqual(['a'.repeat(HARD_CHARS - 1)]);
+    expect(segments.open).toBe('\r\nb');
+  });
+
   it('never cuts a surrogate pair in two', () => {
     const text = `${'x'.repeat(HARD_CHARS - 1)}😀${'y'.repeat(10)}`;
     const segments = segmentText(text);

@@ -1,0 +1,40 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHUNKS_PER_GROUP } from '../../src/markdown/chunk-groups.js';
+import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
+
+afterEach(cleanup);
+
+const paragraphs = (count: number) =>
+  Array.from({ length: count }, (_, i) => `Paragraph ${i} of the answer.`).join('\n\n');
+
+describe('StreamingMarkdown groups', () => {
+  it('leaves no group that draws nothing when the answer ends in link definitions', () => {
+    // The definitions' chunk falls at a group's size, and after it.
+    for (const count of [CHUNKS_PER_GROUP - 1, 2 * CHUNKS_PER_GROUP - 1, CHUNKS_PER_GROUP + 3]) {
+      const text = `${paragraphs(count)}\n\nSee [the docs][x].\n\n[x]: https://example.com/docs`;
+      const { container, unmount } = render(<StreamingMarkdown text={text} />);
+      const groups = [...container.querySelectorAll('.ms-markdown__group')];
+      expect(groups.length).toBeGreaterThan(count > CHUNKS_PER_GROUP ? 1 : 0);
+      expect(groups.every((group) => group.childElementCount > 0)).toBe(true);
+      // The last drawn block is in the last group, where the stylesheet ends its margin.
+      expect(groups.at(-1)?.lastElementChild?.textContent).toBe('See the docs.');
+      unmount();
+    }
+  });
+
+  it('carries the caret from group to group as the answer grows past a group', () => {
+    const first = paragraphs(CHUNKS_PER_GROUP + 1);
+    const { container, rerender } = render(<StreamingMarkdown text={first} streaming />);
+    const caret = () => [...container.querySelectorAll('.ms-text__caret')];
+    expect(caret()).toHaveLength(1);
+    const next = `${first}\n\n${paragraphs(CHUNKS_PER_GROUP + 2)}`;
+    rerender(<StreamingMarkdown text={next} streaming />);
+    rerender(<StreamingMarkdown text={`${next} and more`} streaming />);
+    // One caret, on the last paragraph drawn so far (a burst is drawn a few blocks a frame).
+    expect(caret()).toHaveLength(1);
+    rerender(<StreamingMarkdown text={`${next} and more.`} />);
+    expect(caret()).toHaveLength(0);
+    expect(container.querySelectorAll('.ms-markdown__group').length).toBeGreaterThan(1);
+  });
+});
