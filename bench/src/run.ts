@@ -203,7 +203,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       'what each update added and the view reads only that: what full collections free over ' +
       'the answer fell from 123 to 35 MB (heap sampling). Their final pauses (4-9 ms, the last ' +
       "one at the answer's end up to 16) and frames of layout and paint are what is left near " +
-      '16 ms. Frames take 5-8 ms by thread time otherwise. By wall ' +
+      '16 ms. Frames take 5-8 ms by thread time otherwise. This round the row passed and ' +
+      'missed from run to run, standalone runs giving 13.5-14.6 ms before the markdown groups ' +
+      'and 14.2-18.5 ms after (the answer is one code block: it sits in one group, never ' +
+      "skipped); in traces the longest task is at the answer's end, either the promise jobs " +
+      "that take its last events and the Worker's last tokens (12-14 ms, 18 in one trace " +
+      'from before the groups too) or the last frame (5-6 ms of script and a 5 ms style pass ' +
+      'over the 1,000 elements the end restyles); one rule the groups added that was tried on ' +
+      'every element (each code line and token span) is gone again. By wall ' +
       'time, tasks pass 16 ms more often: the renderer shares two cores with the Worker ' +
       "that tokenizes, the GPU process and the bench's server, and is preempted mid-task.",
   },
