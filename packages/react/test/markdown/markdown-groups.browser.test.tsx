@@ -35,15 +35,20 @@ const blocks = Array.from(
 );
 const TEXT = blocks.join('\n\n');
 
+/** TEXT drawn 600 px wide, two frames on: its groups. */
+async function renderGroups(): Promise<HTMLElement[]> {
+  const { container } = render(
+    <div style={{ width: '600px' }}>
+      <TextBlockView text={TEXT} highlight={false} />
+    </div>,
+  );
+  await frames(2);
+  return [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+}
+
 describe('a long markdown answer drawn in groups of blocks', () => {
   it('spaces its blocks the same across a group’s edge as within a group', async () => {
-    const { container } = render(
-      <div style={{ width: '600px' }}>
-        <TextBlockView text={TEXT} highlight={false} />
-      </div>,
-    );
-    await frames(2);
-    const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+    const groups = await renderGroups();
     expect(groups.length).toBeGreaterThan(5);
     // Every group drawn once, as a reader scrolling through would: skipped again, each keeps
     // the size it was drawn at, and measuring a block in it lays it out.
@@ -71,13 +76,7 @@ describe('a long markdown answer drawn in groups of blocks', () => {
   });
 
   it('skips the groups out of view and keeps their size once drawn', async () => {
-    const { container } = render(
-      <div style={{ width: '600px' }}>
-        <TextBlockView text={TEXT} highlight={false} />
-      </div>,
-    );
-    await frames(2);
-    const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+    const groups = await renderGroups();
     const visible = (group: HTMLElement) =>
       (group.firstElementChild as HTMLElement).checkVisibility({ contentVisibilityAuto: true });
     expect(visible(groups[0] as HTMLElement)).toBe(true);
@@ -107,13 +106,7 @@ describe('a long markdown answer drawn in groups of blocks', () => {
   });
 
   it('leaves a focus ring room to draw past a skipped group’s edge', async () => {
-    const { container } = render(
-      <div style={{ width: '600px' }}>
-        <TextBlockView text={TEXT} highlight={false} />
-      </div>,
-    );
-    await frames(1);
-    const group = container.querySelector('.ms-markdown__group') as HTMLElement;
+    const group = (await renderGroups())[0] as HTMLElement;
     const style = getComputedStyle(group);
     // Paint containment clips at the box unless a clip margin lets a ring of 2px at 2px out.
     expect(style.contentVisibility).toBe('auto');
