@@ -139,8 +139,22 @@ export async function waitForStatus(
 /** Visible text with whitespace runs collapsed: what a reader sees, independent of layout. */
 export const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** The answer's text blocks only (thinking, tool cards and their buttons left out), normalized. */
+/**
+ * The answer's text blocks only (thinking, tool cards and their buttons left out), normalized:
+ * all of it, as a reader scrolling through sees it. A long answer's groups of blocks (and of
+ * code lines) out of view are skipped (`content-visibility: auto`), and `innerText` leaves
+ * skipped text out, so they are drawn for the read and skipped again after it.
+ */
 export async function answerText(answer: Locator): Promise<string> {
-  const parts = await answer.locator('.ms-text').allInnerTexts();
+  const texts = answer.locator('.ms-text');
+  const parts = await texts.evaluateAll((elements) => {
+    const skippable = elements.flatMap((element) => [
+      ...element.querySelectorAll<HTMLElement>('.ms-markdown__group, .ms-code__group'),
+    ]);
+    for (const group of skippable) group.style.contentVisibility = 'visible';
+    const read = elements.map((element) => (element as HTMLElement).innerText);
+    for (const group of skippable) group.style.removeProperty('content-visibility');
+    return read;
+  });
   return normalize(parts.join('\n'));
 }
