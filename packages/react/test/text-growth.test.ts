@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendedSince, recordAppend } from '../src/text-growth.js';
+import { appendedSince, grownFrom, recordAppend } from '../src/text-growth.js';
 
 /** A string built by appending, as a stream builds its text (a new string each time). */
 const grown = (base: string, appended: string) => base + appended;
@@ -45,5 +45,24 @@ describe('text growth journal', () => {
     expect(appendedSince(next, base)).toBe('!');
     recordAppend(grown('one ', 'more'), 'one ', 'more');
     expect(appendedSince(next, base)).toBeUndefined();
+  });
+});
+
+describe('grownFrom', () => {
+  it('gives what a text gained, from the journal when recorded, else by comparing', () => {
+    const base = grown('Thinking ', 'about it');
+    const recorded = grown(base, ', step one');
+    recordAppend(recorded, base, ', step one');
+    expect(grownFrom(recorded, base)).toBe(', step one');
+    // Not recorded: compared, and still the part after the base.
+    const compared = grown(base, ' and more');
+    expect(grownFrom(compared, base)).toBe(' and more');
+  });
+
+  it('gives nothing for a text that did not grow from the base', () => {
+    const base = grown('abc', 'def');
+    expect(grownFrom(grown('abx', 'defg'), base)).toBeUndefined();
+    expect(grownFrom(grown('abc', 'def'), base)).toBeUndefined();
+    expect(grownFrom('abc', base)).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
-import { startsWithText } from '../highlight/tokens.js';
-import { appendedSince } from '../text-growth.js';
+import { appendedSince, startsWithText } from '../text-growth.js';
 
 /** Lines per memoized group: a growing block re-renders its last group, not every line. */
 export const GROUP = 64;

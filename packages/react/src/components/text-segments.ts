@@ -1,5 +1,5 @@
 import { flatCopy } from '../flat-copy.js';
-import { appendedSince } from '../text-growth.js';
+import { grownFrom } from '../text-growth.js';
 
 /**
  * Plain text (a thinking block, a text block in plain mode) cut into pieces drawn as blocks of
@@ -80,10 +80,7 @@ function cut(closed: readonly string[], open: string, from: number, source: stri
 export function segmentText(text: string, previous: TextSegments | null = null): TextSegments {
   if (previous !== null) {
     if (text === previous.source) return previous;
-    const base = previous.source;
-    const appended =
-      appendedSince(text, base) ??
-      (text.length > base.length && text.startsWith(base) ? text.slice(base.length) : undefined);
+    const appended = grownFrom(text, previous.source);
     if (appended !== undefined) {
       const open = previous.open + appended;
       // The open piece was searched up to its old length already.

@@ -1,9 +1,8 @@
-import { appendedSince } from '../text-growth.js';
+import { appendedSince, startsWithText } from '../text-growth.js';
 import { loadLineTokenizer } from './load.js';
 import type { TokenizeRequest, TokenizeResult } from './protocol.js';
 import { schedulePublish } from './publish.js';
 import { type CodeRunsLine, decodeLines, type StyleView, styleViews } from './runs.js';
-import { startsWithText } from './tokens.js';
 
 /** What a code view renders: the runs of each line it has, by line index. */
 export interface CodeRunsSnapshot {

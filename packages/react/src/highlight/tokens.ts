@@ -10,6 +10,7 @@
  * Nothing here knows about Shiki: the tokenizer is injected (`LineTokenizer`), which is what the
  * unit tests use too.
  */
+import { startsWithText } from '../text-growth.js';
 
 /** One coloured run of a line: its text and its colour in the light and the dark theme. */
 export interface CodeToken {
@@ -147,17 +148,6 @@ export class IncrementalCodeTokens<State> {
     this.tail = null;
     this.cached = null;
   }
-}
-
-/**
- * Whether `text` starts with `prefix`: what `text.startsWith(prefix)` says, as fast as the
- * engine compares two strings. A growing block is checked against the code it had a frame
- * ago on every frame; V8's `startsWith` compares character by character (some 0.2-0.5 ms
- * for a 5,000-line block, measured), while `===` on the cut prefix compares the memory at
- * once (a few microseconds). The cut is a view of `text`, not a copy.
- */
-export function startsWithText(text: string, prefix: string): boolean {
-  return text.length >= prefix.length && text.slice(0, prefix.length) === prefix;
 }
 
 function defaultNow(): number {

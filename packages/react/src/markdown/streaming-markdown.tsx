@@ -161,9 +161,9 @@ interface ChunkGroupProps {
 }
 
 /**
- * Chunks in groups (`chunk-groups.ts`), each a memoized element: as an answer grows, only the group holding its
- * last chunk renders, and the browser lays out and walks the page's groups, not every block
- * of a long answer (whose cost per frame grew with the answer: the long markdown row of
+ * Chunks in groups (`chunk-groups.ts`), each a memoized element: as an answer grows, only the
+ * group holding its last chunk renders, and the browser lays out and walks the page's groups,
+ * not every block of a long answer (whose cost per frame grew with the answer: the long markdown row of
  * `pnpm bench`). A closed group renders again only when what it shows changed: its chunks,
  * the caret coming or going, or the link definitions one of its chunks uses.
  */

@@ -4,10 +4,10 @@ import { mergeCodeTokens } from '../../src/highlight/merge-tokens.js';
 import {
   IncrementalCodeTokens,
   type LineTokenizer,
-  startsWithText,
   tokensForLine,
   tokensMatch,
 } from '../../src/highlight/tokens.js';
+import { startsWithText } from '../../src/text-growth.js';
 
 /** A fake grammar: the state counts open `{`; each call is recorded. */
 function fakeTokenizer() {
