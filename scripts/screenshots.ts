@@ -143,6 +143,8 @@ const STORIES: readonly string[] = [
   'components-toolcallcard--stopped',
   'components-citationlist--answer-with-markers',
   'components-thinkingblockview--streaming',
+  'components-textblockview--plain',
+  'components-textblockview--long-answer',
   'components-overflowing-content--wide-table',
   'conversation-branchpicker--three-versions',
   'conversation-threadlist--by-date',
