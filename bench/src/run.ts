@@ -20,7 +20,13 @@ import { benchPipeline, pipelineTable, pipelineTargets } from './pipeline.js';
 import { benchRender, renderTable, renderTargets } from './render.js';
 import { measureSizes, sizeTable, sizeTargets } from './size.js';
 import type { Target } from './target.js';
-import { benchViewWork, viewWorkTable, viewWorkTargets } from './view-work.js';
+import {
+  benchContinuation,
+  benchViewWork,
+  continuationTable,
+  viewWorkTable,
+  viewWorkTargets,
+} from './view-work.js';
 
 const quick = process.argv.includes('--quick');
 const log = (line: string) => console.log(line);
@@ -88,6 +94,7 @@ if (only !== undefined) {
     const rows = benchViewWork(log, { quick });
     log(viewWorkTable(rows));
     logTargets(viewWorkTargets(rows));
+    log(continuationTable(benchContinuation(log, { quick })));
   }
   if (only.includes('memory')) {
     const result = await benchMemory(log, { quick });
@@ -117,6 +124,7 @@ const conversations = await section('Long conversations', () =>
 );
 const heavy = await section('Heavy content', () => benchHeavy(log, { quick }));
 const view = await section('Streaming view', async () => benchViewWork(log, { quick }));
+const continued = await section('Continued answer', async () => benchContinuation(log, { quick }));
 const memory = await section('Memory', () => benchMemory(log, { quick }));
 const sizes = await section('Size', () => measureSizes());
 const loadAfter = loadavg()[0] ?? 0;
@@ -461,6 +469,10 @@ ${pipelineTable(pipeline)}
 ## Streaming view: work per update, early and late in a long answer
 
 ${viewWorkTable(view)}
+
+### A continued answer: the merge per update
+
+${continuationTable(continued)}
 
 ## Memory: heap retained (after a full GC) by what each contender keeps
 

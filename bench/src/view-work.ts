@@ -8,6 +8,7 @@
  * Run on the react package's source modules: these steps are internal, not exports.
  */
 import { createStreamState, reduceStream, type StreamEvent } from '@message-stream/core';
+import { joinAtSeam, mergeContinuation } from '../../packages/core/src/merge.js';
 import { type SplitCode, splitLines } from '../../packages/react/src/components/code-lines.js';
 import { type FencedCode, fencedCode } from '../../packages/react/src/markdown/fenced-code.js';
 import {
@@ -206,4 +207,113 @@ export function viewWorkTable(rows: readonly ViewWorkRow[]): string {
     `The answer's text deltas (about 11 characters) are reduced as the chat store reduces them, and every ${DELTAS_PER_UPDATE} of them an update is drawn as the view draws it, without React or the DOM: the store records what the update added (\`text-appends.ts\`), then the markdown split, the growing fence's code and the code block's lines. "Compared": the same steps with nothing recorded, as each step found what grew before (a rope's first read copies the whole text). Medians of runs after a warm-up; the first tenth skips the first updates (compilation).`,
   );
   return lines.join('\n');
+}
+
+/** A continued answer's merge per update (`mergeContinuation`, the user-message seam). */
+export interface ContinuationRow {
+  readonly chars: number;
+  readonly updates: number;
+  /** Median µs per update, first and last tenth: ours, the seam decided once. */
+  readonly earlyUs: number;
+  readonly lateUs: number;
+  /** The same with the seam searched at every update (`joinAtSeam` on each version). */
+  readonly searchedEarlyUs: number;
+  readonly searchedLateUs: number;
+  /** Every update's merged text equals `joinAtSeam` of that version. */
+  readonly correct: boolean;
+}
+
+/**
+ * An answer interrupted halfway and continued by a user-message continuation that restates
+ * its last words (what a model told to continue often does), merged at every update as the
+ * chat store shows it. Before this round the seam was searched again at each update (a
+ * prefix function over up to 20,000 characters); it is now decided once no longer tail can
+ * change it.
+ */
+export function benchContinuation(
+  log: (line: string) => void,
+  { quick = false }: { quick?: boolean } = {},
+): ContinuationRow {
+  const answer = markdownAnswer(quick ? 50_000 : 250_000, 5);
+  const cutAt = answer.lastIndexOf(' ', answer.length / 2);
+  const head = answer.slice(0, cutAt);
+  const tail = head.slice(head.lastIndexOf(' ', head.length - 24)) + answer.slice(cutAt);
+  const interrupted = [
+    START,
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: head } },
+  ].reduce((state, event) => reduceStream(state, event as StreamEvent), createStreamState());
+  const deltas = cut(tail, Math.ceil(tail.length / 11), 7);
+  const pass = (searched: boolean, check: boolean) => {
+    let state = reduceStream(createStreamState(), START);
+    state = reduceStream(state, {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    } as StreamEvent);
+    const times: number[] = [];
+    let wrong = 0;
+    let sent = '';
+    for (let i = 0; i < deltas.length; i++) {
+      const piece = deltas[i] as string;
+      sent += piece;
+      state = reduceStream(state, {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: piece },
+      } as StreamEvent);
+      if ((i + 1) % DELTAS_PER_UPDATE !== 0 && i !== deltas.length - 1) continue;
+      const started = performance.now();
+      const merged = searched
+        ? null
+        : mergeContinuation(interrupted, state, { strategy: 'user-message' });
+      const shown = (merged ?? state).message?.content[0]?.block as { text?: string } | undefined;
+      const text = searched ? joinAtSeam(head, shown?.text ?? '', true) : shown?.text;
+      times.push(performance.now() - started);
+      if (check && text !== joinAtSeam(head, sent, true)) wrong++;
+    }
+    return { times, wrong };
+  };
+  const runs = quick ? 3 : 7;
+  const figures = (searched: boolean) => {
+    const early: number[] = [];
+    const late: number[] = [];
+    let correct = true;
+    for (let run = 0; run <= runs; run++) {
+      const { times, wrong } = pass(searched, run === 0);
+      if (run === 0) {
+        correct = wrong === 0;
+        continue;
+      }
+      const tenth = Math.max(1, Math.floor(times.length / 10));
+      early.push(median(times.slice(tenth, 2 * tenth)));
+      late.push(median(times.slice(-tenth)));
+    }
+    return { early: median(early) * 1000, late: median(late) * 1000, correct };
+  };
+  const ours = figures(false);
+  const searched = figures(true);
+  const row: ContinuationRow = {
+    chars: head.length + tail.length,
+    updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
+    earlyUs: ours.early,
+    lateUs: ours.late,
+    searchedEarlyUs: searched.early,
+    searchedLateUs: searched.late,
+    correct: ours.correct,
+  };
+  log(
+    `  continued answer: ${row.earlyUs.toFixed(1)} µs early, ${row.lateUs.toFixed(1)} µs late; the seam searched each update: ${row.searchedEarlyUs.toFixed(1)} / ${row.searchedLateUs.toFixed(1)} µs${row.correct ? '' : ' WRONG RESULT'}`,
+  );
+  return row;
+}
+
+export function continuationTable(row: ContinuationRow): string {
+  return [
+    '| continued answer | updates | µs per merge, first tenth | last tenth | the seam searched at each update: first tenth | last tenth | result |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| ${Math.round(row.chars / 1000)} K characters, half of it the continuation | ${row.updates} | ${row.earlyUs.toFixed(1)} | ${row.lateUs.toFixed(1)} | ${row.searchedEarlyUs.toFixed(1)} | ${row.searchedLateUs.toFixed(1)} | ${row.correct ? 'correct' : '**wrong**'} |`,
+    '',
+    "For information, no target of its own. The markdown answer above, interrupted halfway; a user-message continuation restates its last words and goes on. Every update (as above) shows `mergeContinuation(interrupted, continuation)`, as the chat store does. \"Searched\": `joinAtSeam` on each version, as the merge did before this round (a prefix function over up to 20,000 characters of the two texts at every update). The merge still reads the continuation's text each update (V8 copies a text built by appending on its first read), and the view reads the merged text whole: a continued answer's updates are not yet recorded for the view as a fresh answer's are.",
+  ].join('\n');
 }

@@ -547,6 +547,64 @@ describe('joinAtSeam', () => {
     expect(joinAtSeam('The quick brown fox', 'bro', false)).toBe('The quick brown foxbro');
     expect(joinAtSeam('The quick brown fox', ' jumps', true)).toBe('The quick brown fox jumps');
   });
+
+  // mergeContinuation keeps the seam once no longer tail can change it, and only compares a
+  // later tail's start with it: each update must still join as a fresh joinAtSeam would.
+  const words = ['the', 'fox', 'brown', 'jumps', 'a', 'fo', 'x', ' ', '. ', '\n', 'é', '🎉'];
+  const phrase = fc.array(fc.constantFrom(...words), { maxLength: 24 }).map((w) => w.join(' '));
+  it('joins a continuation streamed in any pieces as joinAtSeam joins each version whole', () => {
+    fc.assert(
+      fc.property(
+        phrase.map((words) => `So ${words}`),
+        fc.nat(40),
+        phrase,
+        fc.array(fc.nat(12), { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        (head, restated, rest, cuts, restart) => {
+          const tail = head.slice(head.length - Math.min(restated, head.length)) + rest;
+          const interrupted = [
+            start('msg_a'),
+            blockStart(0, { type: 'text', text: '' }),
+            text(0, head),
+          ].reduce(reduceStream, createStreamState());
+          let continuation = [start('msg_b'), blockStart(0, { type: 'text', text: '' })].reduce(
+            reduceStream,
+            createStreamState(),
+          );
+          const joined = () => {
+            const merged = mergeContinuation(interrupted, continuation, {
+              strategy: 'user-message',
+            });
+            return (merged.message?.content.at(-1)?.block as { text?: string } | undefined)?.text;
+          };
+          // A second message_start (a spliced retry) starts the text again: a seam decided
+          // for the first text must not be taken for the second.
+          const versions = restart ? [`${rest}!`, tail] : [tail];
+          for (const version of versions) {
+            let at = 0;
+            let sent = '';
+            for (const cut of [...cuts, version.length]) {
+              const piece = version.slice(at, at + cut + 1);
+              at += piece.length;
+              if (piece === '') continue;
+              sent += piece;
+              continuation = reduceStream(continuation, text(0, piece));
+              expect(joined()).toBe(joinAtSeam(head, sent, true, true));
+            }
+            if (version !== versions.at(-1)) {
+              continuation = [start('msg_c'), blockStart(0, { type: 'text', text: '' })].reduce(
+                reduceStream,
+                continuation,
+              );
+            }
+          }
+          continuation = reduceStream(continuation, blockStop(0));
+          expect(joined()).toBe(joinAtSeam(head, tail, false, true));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('sumUsage', () => {
