@@ -7,8 +7,14 @@
  *
  * Run on the react package's source modules: these steps are internal, not exports.
  */
-import { createStreamState, reduceStream, type StreamEvent } from '@message-stream/core';
-import { joinAtSeam, mergeContinuation } from '../../packages/core/src/merge.js';
+import {
+  createStreamState,
+  mergeContinuation,
+  reduceStream,
+  type StreamEvent,
+  type StreamState,
+} from '@message-stream/core';
+import { joinAtSeam } from '../../packages/core/src/merge.js';
 import { type SplitCode, splitLines } from '../../packages/react/src/components/code-lines.js';
 import { type FencedCode, fencedCode } from '../../packages/react/src/markdown/fenced-code.js';
 import {
@@ -17,6 +23,7 @@ import {
   splitMarkdown,
 } from '../../packages/react/src/markdown/split.js';
 import { createTextAppends } from '../../packages/react/src/store/text-appends.js';
+import { forgetAppends } from '../../packages/react/src/text-growth.js';
 import { codeAnswer, cut, markdownAnswer } from '../render/src/sse.js';
 import type { Target } from './target.js';
 
@@ -209,26 +216,27 @@ export function viewWorkTable(rows: readonly ViewWorkRow[]): string {
   return lines.join('\n');
 }
 
-/** A continued answer's merge per update (`mergeContinuation`, the user-message seam). */
+/** A continued answer's updates as the view draws them (merge, record, markdown split). */
 export interface ContinuationRow {
   readonly chars: number;
   readonly updates: number;
-  /** Median µs per update, first and last tenth: ours, the seam decided once. */
+  /** Median µs per update, first and last tenth: ours (seam decided once, updates recorded). */
   readonly earlyUs: number;
   readonly lateUs: number;
-  /** The same with the seam searched at every update (`joinAtSeam` on each version). */
-  readonly searchedEarlyUs: number;
-  readonly searchedLateUs: number;
-  /** Every update's merged text equals `joinAtSeam` of that version. */
+  /** As before this round: the seam searched at every update, and the merged text compared. */
+  readonly beforeEarlyUs: number;
+  readonly beforeLateUs: number;
+  /** Every update's split equals a split of the merged text from scratch. */
   readonly correct: boolean;
 }
 
 /**
  * An answer interrupted halfway and continued by a user-message continuation that restates
- * its last words (what a model told to continue often does), merged at every update as the
- * chat store shows it. Before this round the seam was searched again at each update (a
- * prefix function over up to 20,000 characters); it is now decided once no longer tail can
- * change it.
+ * its last words (what a model told to continue often does), each update merged as the chat
+ * store shows it (`mergeContinuation`), recorded as the store records it and split as the
+ * view splits it. Before this round the seam was searched again at each update (a prefix
+ * function over up to 20,000 characters), and the merged text, recorded nowhere, was
+ * compared whole with the last one by the split.
  */
 export function benchContinuation(
   log: (line: string) => void,
@@ -244,43 +252,56 @@ export function benchContinuation(
     { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: head } },
   ].reduce((state, event) => reduceStream(state, event as StreamEvent), createStreamState());
   const deltas = cut(tail, Math.ceil(tail.length / 11), 7);
-  const pass = (searched: boolean, check: boolean) => {
+  const pass = (before: boolean, check: boolean) => {
+    const appends = createTextAppends();
     let state = reduceStream(createStreamState(), START);
-    state = reduceStream(state, {
+    const opened = {
       type: 'content_block_start',
       index: 0,
       content_block: { type: 'text', text: '' },
-    } as StreamEvent);
+    } as StreamEvent;
+    state = reduceStream(state, opened);
+    appends.event(opened, state);
+    let shown: StreamState | null = null;
+    let split: MarkdownSplit | null = null;
     const times: number[] = [];
     let wrong = 0;
     let sent = '';
     for (let i = 0; i < deltas.length; i++) {
       const piece = deltas[i] as string;
       sent += piece;
-      state = reduceStream(state, {
+      const event = {
         type: 'content_block_delta',
         index: 0,
         delta: { type: 'text_delta', text: piece },
-      } as StreamEvent);
+      } as StreamEvent;
+      state = reduceStream(state, event);
+      if (!before) appends.event(event, state);
       if ((i + 1) % DELTAS_PER_UPDATE !== 0 && i !== deltas.length - 1) continue;
       const started = performance.now();
-      const merged = searched
-        ? null
-        : mergeContinuation(interrupted, state, { strategy: 'user-message' });
-      const shown = (merged ?? state).message?.content[0]?.block as { text?: string } | undefined;
-      const text = searched ? joinAtSeam(head, shown?.text ?? '', true) : shown?.text;
+      let text: string;
+      if (before) {
+        text = joinAtSeam(head, sent, true);
+      } else {
+        const merged = mergeContinuation(interrupted, state, { strategy: 'user-message' });
+        appends.published(shown, merged);
+        shown = merged;
+        text = (merged.message?.content[0]?.block as { text?: string } | undefined)?.text ?? '';
+      }
+      split = splitMarkdown(text, split);
       times.push(performance.now() - started);
-      if (check && text !== joinAtSeam(head, sent, true)) wrong++;
+      if (check && JSON.stringify(splitMarkdown(text)) !== JSON.stringify(split)) wrong++;
     }
+    forgetAppends();
     return { times, wrong };
   };
   const runs = quick ? 3 : 7;
-  const figures = (searched: boolean) => {
+  const figures = (before: boolean) => {
     const early: number[] = [];
     const late: number[] = [];
     let correct = true;
     for (let run = 0; run <= runs; run++) {
-      const { times, wrong } = pass(searched, run === 0);
+      const { times, wrong } = pass(before, run === 0);
       if (run === 0) {
         correct = wrong === 0;
         continue;
@@ -292,28 +313,29 @@ export function benchContinuation(
     return { early: median(early) * 1000, late: median(late) * 1000, correct };
   };
   const ours = figures(false);
-  const searched = figures(true);
+  const before = figures(true);
   const row: ContinuationRow = {
     chars: head.length + tail.length,
     updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
     earlyUs: ours.early,
     lateUs: ours.late,
-    searchedEarlyUs: searched.early,
-    searchedLateUs: searched.late,
-    correct: ours.correct,
+    beforeEarlyUs: before.early,
+    beforeLateUs: before.late,
+    correct: ours.correct && before.correct,
   };
   log(
-    `  continued answer: ${row.earlyUs.toFixed(1)} µs early, ${row.lateUs.toFixed(1)} µs late; the seam searched each update: ${row.searchedEarlyUs.toFixed(1)} / ${row.searchedLateUs.toFixed(1)} µs${row.correct ? '' : ' WRONG RESULT'}`,
+    `  continued answer: ${row.earlyUs.toFixed(1)} µs early, ${row.lateUs.toFixed(1)} µs late; as before: ${row.beforeEarlyUs.toFixed(1)} / ${row.beforeLateUs.toFixed(1)} µs${row.correct ? '' : ' WRONG RESULT'}`,
   );
   return row;
 }
 
 export function continuationTable(row: ContinuationRow): string {
   return [
-    '| continued answer | updates | µs per merge, first tenth | last tenth | the seam searched at each update: first tenth | last tenth | result |',
+    '| continued answer | updates | how an update is read | µs per update, first tenth | last tenth | late ÷ early | result |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    `| ${Math.round(row.chars / 1000)} K characters, half of it the continuation | ${row.updates} | ${row.earlyUs.toFixed(1)} | ${row.lateUs.toFixed(1)} | ${row.searchedEarlyUs.toFixed(1)} | ${row.searchedLateUs.toFixed(1)} | ${row.correct ? 'correct' : '**wrong**'} |`,
+    `| ${Math.round(row.chars / 1000)} K characters, half of it the continuation | ${row.updates} | seam kept, the append recorded (ours) | ${row.earlyUs.toFixed(1)} | ${row.lateUs.toFixed(1)} | ${(row.lateUs / row.earlyUs).toFixed(2)}× | ${row.correct ? 'correct' : '**wrong**'} |`,
+    `| the same | ${row.updates} | seam searched, the text compared (before this round) | ${row.beforeEarlyUs.toFixed(1)} | ${row.beforeLateUs.toFixed(1)} | ${(row.beforeLateUs / row.beforeEarlyUs).toFixed(2)}× | |`,
     '',
-    "For information, no target of its own. The markdown answer above, interrupted halfway; a user-message continuation restates its last words and goes on. Every update (as above) shows `mergeContinuation(interrupted, continuation)`, as the chat store does. \"Searched\": `joinAtSeam` on each version, as the merge did before this round (a prefix function over up to 20,000 characters of the two texts at every update). The merge still reads the continuation's text each update (V8 copies a text built by appending on its first read), and the view reads the merged text whole: a continued answer's updates are not yet recorded for the view as a fresh answer's are.",
+    "For information, no target of its own. The markdown answer above, interrupted halfway; a user-message continuation restates its last words and goes on. Each update (as above) is merged (`mergeContinuation(interrupted, continuation)`), recorded (`text-appends.ts`) and split, as the chat store and the view do. Before this round, the seam was searched again at each update (a prefix function over up to 20,000 characters) and the merged text, recorded nowhere, was compared whole with the last one. The merge still reads the continuation's own text each update (V8 copies a text built by appending on its first read): what grows in the first row.",
   ].join('\n');
 }

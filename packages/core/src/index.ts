@@ -33,7 +33,7 @@ export {
   type StreamError,
 } from './errors.js';
 export { toStreamEvent } from './events.js';
-export { mergeContinuation } from './merge.js';
+export { joinedContinuationBlock, mergeContinuation } from './merge.js';
 export { emptyMessage, liveToMessage, toMessage } from './message.js';
 // --- Helpers: partial JSON, plain objects ----------------------------------------------------
 export { isPlainObject } from './object.js';

@@ -215,7 +215,23 @@ function joinTextBlocks(
     joined.set(head, byTail);
   }
   byTail.set(tail, merged);
+  joinedFrom.set(merged, tail);
   return merged;
+}
+
+/** Each joined text block's continuation block. */
+const joinedFrom = new WeakMap<BlockState, BlockState>();
+
+/**
+ * The continuation's block that a text block of `mergeContinuation`'s answer was joined from
+ * at the seam, else undefined. The joined text is the interrupted text (less its trailing
+ * whitespace when the continuation's text starts with whitespace) followed by an end of the
+ * continuation's text. So when the continuation's text grew by an append between two merges
+ * and the joined text's length grew by as much, the joined text grew by that same append:
+ * what a view that reads only what each update added needs to know.
+ */
+export function joinedContinuationBlock(block: BlockState): BlockState | undefined {
+  return joinedFrom.get(block);
 }
 
 /**

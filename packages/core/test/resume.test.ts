@@ -18,7 +18,7 @@ import {
   type StreamState,
   validateMessages,
 } from '../src/index.js';
-import { joinAtSeam, mergeContinuation, sumUsage } from '../src/merge.js';
+import { joinAtSeam, joinedContinuationBlock, mergeContinuation, sumUsage } from '../src/merge.js';
 import { resumeStrategyFor } from '../src/resume-strategy.js';
 import {
   blockStart,
@@ -546,6 +546,31 @@ describe('joinAtSeam', () => {
     );
     expect(joinAtSeam('The quick brown fox', 'bro', false)).toBe('The quick brown foxbro');
     expect(joinAtSeam('The quick brown fox', ' jumps', true)).toBe('The quick brown fox jumps');
+  });
+
+  it('tells which continuation block a merged text block was joined from', () => {
+    const interrupted = [
+      start('msg_a'),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'Hi'),
+    ].reduce(reduceStream, createStreamState());
+    const continuation = [
+      start('msg_b'),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, ' there'),
+      blockStop(0),
+      blockStart(1, { type: 'text', text: '' }),
+      text(1, 'More.'),
+    ].reduce(reduceStream, createStreamState());
+    const merged = mergeContinuation(interrupted, continuation).message?.content ?? [];
+    expect(merged.map((entry) => (entry.block as { text?: string }).text)).toEqual([
+      'Hi there',
+      'More.',
+    ]);
+    expect(joinedContinuationBlock(merged[0] as BlockState)).toBe(continuation.message?.content[0]);
+    // Renumbered or not, a block taken as it came was joined from nothing.
+    expect(joinedContinuationBlock(merged[1] as BlockState)).toBeUndefined();
+    expect(joinedContinuationBlock(continuation.message?.content[0] as BlockState)).toBeUndefined();
   });
 
   // mergeContinuation keeps the seam once no longer tail can change it, and only compares a

@@ -1,4 +1,9 @@
-import type { BlockState, StreamEvent, StreamState } from '@message-stream/core';
+import {
+  type BlockState,
+  joinedContinuationBlock,
+  type StreamEvent,
+  type StreamState,
+} from '@message-stream/core';
 import { recordAppend } from '../text-growth.js';
 
 /**
@@ -10,10 +15,12 @@ export interface TextAppends {
   /** An event the reducer has just applied, and the state it made. */
   event(event: StreamEvent, state: StreamState): void;
   /**
-   * `next` is published after `previous` (null: the first). Records what each text block
-   * gained, when the reducer built it from `previous` by those appends alone: only for the
-   * state the last event made. Any other (one published before its event was told, a merged
-   * view of a continued answer, which builds its texts anew) is not recorded.
+   * `next` is published after `previous` (null: the first): the state the last event made, or
+   * a merged view of it (a continued answer, `mergeContinuation`). Records what each text
+   * block gained by the appends since the last update: in the state the events made, and in
+   * a merged view the same texts, and a text joined at the seam when it grew by the same
+   * append (`joinedContinuationBlock`). Nothing is recorded across a second `message_start`,
+   * or for a state published before its event was told.
    */
   published(previous: StreamState | null, next: StreamState): void;
 }
@@ -28,6 +35,8 @@ export function createTextAppends(): TextAppends {
   let pending = new Map<string, { index: number; field: TextField; appended: string }>();
   let broken = false;
   let latest: StreamState | null = null;
+  // The state the events had made at the last update (what `previous` shows, merged or not).
+  let lastMade: StreamState | null = null;
   return {
     event(event, state) {
       latest = state;
@@ -47,25 +56,80 @@ export function createTextAppends(): TextAppends {
       }
     },
     published(previous, next) {
-      if (!broken && previous !== null && next === latest) {
+      const made = latest;
+      if (!broken && previous !== null && made !== null && lastMade !== null) {
+        // A merged view has the continuation's blocks after the interrupted ones: a block's
+        // position there is its index plus the difference in length (each pairing is checked
+        // with `joinedContinuationBlock` before anything is recorded on it).
+        const shift = (next.message?.content.length ?? 0) - (made.message?.content.length ?? 0);
         for (const { index, field, appended } of pending.values()) {
-          const before = textAt(previous, index, field);
-          const after = textAt(next, index, field);
-          if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
+          const before = textAt(lastMade, index, field);
+          const after = textAt(made, index, field);
+          if (before === undefined || after === undefined) continue;
+          recordAppend(after, before, appended);
+          if (next !== made && field === 'text') {
+            recordJoined(
+              previous,
+              next,
+              index + shift,
+              entryAt(lastMade, index),
+              entryAt(made, index),
+              appended,
+            );
+          }
         }
       }
+      lastMade = made;
       pending = new Map();
       broken = false;
     },
   };
 }
 
-/** The `field` of block `index`, when the block has that text. */
-function textAt(state: StreamState, index: number, field: TextField): string | undefined {
+/** Block `index` of a state's message. */
+function entryAt(state: StreamState, index: number): BlockState | undefined {
   const content = state.message?.content;
   if (content === undefined) return undefined;
-  const entry: BlockState | undefined =
-    content[index]?.index === index ? content[index] : content.find((e) => e.index === index);
-  const text = (entry?.block as Record<string, unknown> | undefined)?.[field];
+  return content[index]?.index === index ? content[index] : content.find((e) => e.index === index);
+}
+
+/** The `field` of block `index`, when the block has that text. */
+function textAt(state: StreamState, index: number, field: TextField): string | undefined {
+  const text = (entryAt(state, index)?.block as Record<string, unknown> | undefined)?.[field];
   return typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * In a merged view: the text at `position` was joined at the seam from the continuation's
+ * block, `from` at the last update and `to` now, which grew by `appended`. The joined text is
+ * the interrupted text then an end of the continuation's (`joinedContinuationBlock`), so if
+ * its length grew by as much, it grew by that append (a jump at the seam, restated words
+ * dropped or shown at once, changes the length by another amount).
+ */
+function recordJoined(
+  previous: StreamState,
+  next: StreamState,
+  position: number,
+  from: BlockState | undefined,
+  to: BlockState | undefined,
+  appended: string,
+): void {
+  const before = previous.message?.content[position];
+  const after = next.message?.content[position];
+  if (
+    before === undefined ||
+    after === undefined ||
+    from === undefined ||
+    to === undefined ||
+    joinedContinuationBlock(before) !== from ||
+    joinedContinuationBlock(after) !== to
+  ) {
+    return;
+  }
+  const beforeText = (before.block as { text?: unknown }).text;
+  const afterText = (after.block as { text?: unknown }).text;
+  // Taken only if the lengths add up, which here is the proof.
+  if (typeof beforeText === 'string' && typeof afterText === 'string') {
+    recordAppend(afterText, beforeText, appended);
+  }
 }

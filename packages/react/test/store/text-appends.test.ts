@@ -1,14 +1,16 @@
 import {
   createStreamState,
+  mergeContinuation,
   reduceStream,
   type StreamEvent,
   type StreamState,
 } from '@message-stream/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createChatStore } from '../../src/store/create-chat-store.js';
 import { createTextAppends } from '../../src/store/text-appends.js';
 import { appendedSince } from '../../src/text-growth.js';
-import { scriptedFetch, sse, textAnswer, textAnswerEvents } from './support.js';
+import { offsetAfter, scriptedFetch, sse, textAnswer, textAnswerEvents } from './support.js';
 
 /** textAnswerEvents' message_start: the same answer head as the store tests. */
 const start = textAnswerEvents('')[0] as StreamEvent;
@@ -136,10 +138,134 @@ describe('text appends of a streaming answer', () => {
     expect(textOf(second, 0)).toBe('QQQQQQ');
     expect(appendedSince(textOf(second, 0), textOf(first, 0))).toBeUndefined();
 
-    // A merged view: a state of its own, not the one the last event made.
+    // A view of its own (a merged one): the texts the events made are recorded all the same,
+    // and truly, whatever is shown.
     const third = run(appends, second, [text(0, 'g')]);
     appends.published(second, { ...third });
-    expect(appendedSince(textOf(third, 0), textOf(second, 0))).toBeUndefined();
+    expect(appendedSince(textOf(third, 0), textOf(second, 0))).toBe('g');
+  });
+});
+
+describe('text appends of a continued answer (a merged view)', () => {
+  const head = 'The sky is blue because light scatters';
+  const interrupted = [start, block(0, 'text'), text(0, head)].reduce(
+    reduceStream,
+    createStreamState(),
+  );
+  const merged = (continuation: StreamState) =>
+    mergeContinuation(interrupted, continuation, { strategy: 'user-message' });
+
+  it('records the text joined at the seam as the last one plus the append', () => {
+    const appends = createTextAppends();
+    let state = run(appends, createStreamState(), [start, block(0, 'text'), text(0, ' light')]);
+    let shown = merged(state);
+    appends.published(null, shown);
+    const steps: { before: string; after: string; gained: string | undefined }[] = [];
+    for (const piece of [' scatters off', ' the air', ' more for blue', '.']) {
+      state = run(appends, state, [text(0, piece)]);
+      const next = merged(state);
+      appends.published(shown, next);
+      const before = textOf(shown, 0);
+      const after = textOf(next, 0);
+      steps.push({ before, after, gained: appendedSince(after, before) });
+      shown = next;
+    }
+    expect(textOf(shown, 0)).toBe(`${head} off the air more for blue.`);
+    // The restated words were held back, then dropped: that update is not a plain append.
+    expect(steps[0]?.gained).toBeUndefined();
+    for (const step of steps.slice(1))
+      expect(step.gained).toBe(step.after.slice(step.before.length));
+    expect(steps.slice(1).every((step) => step.after.startsWith(step.before))).toBe(true);
+  });
+
+  it('records nothing on a joined text that did not grow by the append', () => {
+    const appends = createTextAppends();
+    // Still all inside the interrupted text's end: held back, shown as the interrupted text.
+    let state = run(appends, createStreamState(), [start, block(0, 'text'), text(0, ' light')]);
+    let shown = merged(state);
+    appends.published(null, shown);
+    state = run(appends, state, [text(0, ' sca')]);
+    const held = merged(state);
+    appends.published(shown, held);
+    expect(textOf(held, 0)).toBe(head);
+    expect(appendedSince(textOf(held, 0), textOf(shown, 0))).toBeUndefined();
+    shown = held;
+    // The restatement ends: the seam drops it, a different change from the append.
+    state = run(appends, state, [text(0, 'tters, and')]);
+    const next = merged(state);
+    appends.published(shown, next);
+    expect(textOf(next, 0)).toBe(`${head}, and`);
+    expect(appendedSince(textOf(next, 0), textOf(shown, 0))).toBeUndefined();
+  });
+
+  it('records nothing on a shown text that was not joined from the block that grew', () => {
+    const appends = createTextAppends();
+    let state = run(appends, createStreamState(), [start, block(0, 'text'), text(0, 'abc')]);
+    const shown = { ...state, message: { ...state.message, content: [] } } as StreamState;
+    appends.published(null, shown);
+    state = run(appends, state, [text(0, 'XYZ')]);
+    // A view whose first text grew by as many characters, but is no join of block 0.
+    const fake = (value: string) =>
+      ({
+        ...state,
+        message: {
+          ...state.message,
+          content: [{ index: 0, status: 'streaming', block: { type: 'text', text: value } }],
+        },
+      }) as StreamState;
+    const before = fake('abc');
+    const after = fake('abcQRS');
+    appends.published(before, after);
+    expect(appendedSince('abcQRS', 'abc')).toBeUndefined();
+    // What the events made is still recorded, truly.
+    expect(appendedSince(textOf(state, 0), 'abc')).toBe('XYZ');
+  });
+
+  // Any split of any continuation, published in any batches: a record on a merged text is
+  // always what it gained, and once the seam is decided every update is recorded.
+  const words = ['sky', 'blue', 'light', 'scatters', 'the', ' ', '. ', '\n', 'é'];
+  it('never records a wrong append on a merged text, and records once the seam is decided', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(30),
+        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 20 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 40 }),
+        (restated, rest, cuts, batches) => {
+          const tail = head.slice(head.length - restated) + rest.join(' ');
+          const appends = createTextAppends();
+          let state = run(appends, createStreamState(), [start, block(0, 'text')]);
+          let shown = merged(state);
+          appends.published(null, shown);
+          let at = 0;
+          let cut = 0;
+          let batch = 0;
+          let unrecorded = 0;
+          while (at < tail.length) {
+            // Decided: what was sent is no longer in the interrupted text (none of it is held
+            // back or may be dropped), so from here each update only appends.
+            const decided = at > 0 && !head.includes(tail.slice(0, at));
+            const events: StreamEvent[] = [];
+            for (let k = 0; k < (batches[batch++ % batches.length] as number); k++) {
+              const piece = tail.slice(at, at + (cuts[cut++ % cuts.length] as number));
+              at += piece.length;
+              if (piece !== '') events.push(text(0, piece));
+            }
+            state = run(appends, state, events);
+            const next = merged(state);
+            appends.published(shown, next);
+            const before = textOf(shown, 0);
+            const after = textOf(next, 0);
+            const gained = appendedSince(after, before);
+            if (gained !== undefined) expect(before + gained).toBe(after);
+            else if (decided) unrecorded++;
+            shown = next;
+          }
+          expect(unrecorded).toBe(0);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -192,5 +318,46 @@ describe('the chat store’s published texts', () => {
       texts.slice(1).map((text, i) => text.slice((texts[i] as string).length)),
     );
     expect(texts.at(-1)?.length).toBeLessThanOrEqual(answer.length);
+  });
+
+  it('records each update of a resumed answer as the one before plus what it gained', async () => {
+    // No sentence twice: what follows the cut is nowhere in the text before it.
+    const answer = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a resumed answer. `).join(
+      '',
+    );
+    const events = sse(textAnswer(answer));
+    const full = await events.text();
+    const { fetch } = scriptedFetch(() =>
+      sse(full, { cutAt: offsetAfter(full, 'text_delta', 40) }),
+    );
+    const store = createChatStore({ request: { model: 'm', max_tokens: 64 }, fetch, batch: 1 });
+    await store.getState().send('Hi');
+    expect(store.getState().status).toBe('interrupted');
+    const turn = store.getState().turns.at(-1);
+    const partial =
+      turn?.role === 'assistant'
+        ? ((turn.stream.message?.content[0]?.block as { text?: string } | undefined)?.text ?? '')
+        : '';
+    // The model is unnamed, so the continuation is asked for by a user message (a seam).
+    const resumed = scriptedFetch(() => sse(textAnswer(answer.slice(partial.length))));
+    store.setOptions({ request: { model: 'm', max_tokens: 64 }, fetch: resumed.fetch, batch: 1 });
+    const texts: string[] = [];
+    const gained: (string | undefined)[] = [];
+    store.subscribe((state) => {
+      const last = state.turns.at(-1);
+      if (last?.role !== 'assistant' || last.stream.status !== 'streaming') return;
+      const value = (last.stream.message?.content[0]?.block as { text?: string } | undefined)?.text;
+      if (typeof value !== 'string' || value === texts.at(-1)) return;
+      const before = texts.at(-1);
+      if (before !== undefined) gained.push(appendedSince(value, before));
+      texts.push(value);
+    });
+    await store.getState().resume();
+    expect(texts.length).toBeGreaterThan(5);
+    // Each update of the merged text after the first: recorded, and what it really gained.
+    expect(gained.slice(1)).toEqual(
+      texts.slice(2).map((text, i) => text.slice((texts[i + 1] as string).length)),
+    );
+    expect(texts.every((text) => text.startsWith(partial))).toBe(true);
   });
 });
