@@ -320,6 +320,42 @@ describe('the chat store’s published texts', () => {
     expect(texts.at(-1)?.length).toBeLessThanOrEqual(answer.length);
   });
 
+  it('records the final update too, so drawing the ended answer reads only its end', async () => {
+    const body = textAnswer('The answer, and then its last words.');
+    // The last text delta and the end in one read: the final state has text no update showed.
+    const cut = body.lastIndexOf('event: content_block_delta');
+    const { fetch } = scriptedFetch(() => {
+      const encoder = new TextEncoder();
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode(body.slice(0, cut)));
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          controller.enqueue(encoder.encode(body.slice(cut)));
+          controller.close();
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const store = createChatStore({ request: { model: 'm', max_tokens: 64 }, fetch, batch: 1 });
+    let streaming: string | undefined;
+    let ended: { text: string; gained: string | undefined } | undefined;
+    store.subscribe((state) => {
+      const turn = state.turns.at(-1);
+      if (turn?.role !== 'assistant') return;
+      const value = (turn.stream.message?.content[0]?.block as { text?: string } | undefined)?.text;
+      if (typeof value !== 'string') return;
+      if (turn.stream.status === 'streaming') streaming = value;
+      else if (streaming !== undefined && ended === undefined) {
+        // Asked as the ended answer is published, as the view asks while it draws it.
+        ended = { text: value, gained: appendedSince(value, streaming) };
+      }
+    });
+    await store.getState().send('Hi');
+    expect(ended?.text).toBe('The answer, and then its last words.');
+    expect(streaming?.length).toBeLessThan(ended?.text.length ?? 0);
+    expect(ended?.gained).toBe(ended?.text.slice(streaming?.length));
+  });
+
   it('records each update of a resumed answer as the one before plus what it gained', async () => {
     // No sentence twice: what follows the cut is nowhere in the text before it.
     const answer = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a resumed answer. `).join(
