@@ -180,7 +180,10 @@ const ChunkGroup = memo(function ChunkGroup({
   const last = first + chunks.length - 1;
   return (
     <div
-      className="ms-markdown__group"
+      // The group holding the text's last block: where the answer ends (its margin, styles.css).
+      className={
+        tail === null ? 'ms-markdown__group' : 'ms-markdown__group ms-markdown__group--open'
+      }
       // A closed group out of view is skipped at the height it was drawn at; one never drawn
       // (a restored answer) at about its lines' height. Not on the group that grows: a property
       // changed each update would restyle all it holds.

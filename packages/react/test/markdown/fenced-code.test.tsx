@@ -25,7 +25,7 @@ function parsed(text: string, streaming: boolean): string {
   const { container } = render(
     <CodeOptionsContext.Provider value={PLAIN}>
       <div className="ms-markdown">
-        <div className="ms-markdown__group">
+        <div className="ms-markdown__group ms-markdown__group--open">
           <MarkdownChunkView source={source} start={0} idPrefix="x-" />
         </div>
       </div>

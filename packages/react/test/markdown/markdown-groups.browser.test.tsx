@@ -72,7 +72,32 @@ describe('a long markdown answer drawn in groups of blocks', () => {
     expect(
       groups.slice(1).every((group) => !/^H\d$/.test(group.firstElementChild?.tagName ?? '')),
     ).toBe(true);
+    // One may end with a heading (its smaller bottom margin stays inside the group): the
+    // gaps below cover that edge too.
+    expect(
+      groups.slice(0, -1).some((group) => /^H\d$/.test(group.lastElementChild?.tagName ?? '')),
+    ).toBe(true);
     for (const [key, seen] of gaps) expect([key, [...seen]]).toEqual([key, [[...seen][0]]]);
+  });
+
+  it('ends at its last block, with no gap below it', async () => {
+    const { container } = render(
+      <div style={{ width: '600px' }}>
+        <TextBlockView text={TEXT} highlight={false} />
+        <div data-testid="after" style={{ height: '1px' }} />
+      </div>,
+    );
+    await frames(2);
+    const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
+    const lastGroup = groups.at(-1) as HTMLElement;
+    expect(groups.filter((group) => group.classList.contains('ms-markdown__group--open'))).toEqual([
+      lastGroup,
+    ]);
+    const lastBlock = lastGroup.lastElementChild as HTMLElement;
+    const after = container.querySelector('[data-testid="after"]') as HTMLElement;
+    expect(
+      after.getBoundingClientRect().top - lastBlock.getBoundingClientRect().bottom,
+    ).toBeCloseTo(0, 1);
   });
 
   it('skips the groups out of view and keeps their size once drawn', async () => {
