@@ -114,35 +114,39 @@ const median = (values: readonly number[]): number => {
   return sorted[Math.floor((sorted.length - 1) / 2)] as number;
 };
 
+/**
+ * Median µs per update over the first and the last tenth of `runs` passes (the first tenth
+ * skips the first updates: compilation), after a warm-up pass that also checks every update.
+ */
+function earlyAndLate(
+  runs: number,
+  pass: (check: boolean) => { times: number[]; wrong: number },
+): { earlyUs: number; lateUs: number; correct: boolean } {
+  const early: number[] = [];
+  const late: number[] = [];
+  let correct = true;
+  for (let run = 0; run <= runs; run++) {
+    const { times, wrong } = pass(run === 0);
+    if (run === 0) {
+      correct = wrong === 0;
+      continue;
+    }
+    const tenth = Math.max(1, Math.floor(times.length / 10));
+    early.push(median(times.slice(tenth, 2 * tenth)));
+    late.push(median(times.slice(-tenth)));
+  }
+  return { earlyUs: median(early) * 1000, lateUs: median(late) * 1000, correct };
+}
+
 function measure(answer: string, name: string, runs: number): ViewWorkRow[] {
   const deltas = cut(answer, Math.ceil(answer.length / 11), 7);
-  const rows: ViewWorkRow[] = [];
-  for (const mode of ['recorded', 'compared'] as const) {
-    const early: number[] = [];
-    const late: number[] = [];
-    let correct = true;
-    for (let run = 0; run <= runs; run++) {
-      const { times, wrong } = pass(deltas, mode === 'recorded', run === 0);
-      if (run === 0) {
-        // Warm-up (compiled code), and the check of every update.
-        correct = wrong === 0;
-        continue;
-      }
-      const tenth = Math.max(1, Math.floor(times.length / 10));
-      early.push(median(times.slice(tenth, 2 * tenth)));
-      late.push(median(times.slice(-tenth)));
-    }
-    rows.push({
-      answer: name,
-      chars: answer.length,
-      updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
-      mode,
-      earlyUs: median(early) * 1000,
-      lateUs: median(late) * 1000,
-      correct,
-    });
-  }
-  return rows;
+  return (['recorded', 'compared'] as const).map((mode) => ({
+    answer: name,
+    chars: answer.length,
+    updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
+    mode,
+    ...earlyAndLate(runs, (check) => pass(deltas, mode === 'recorded', check)),
+  }));
 }
 
 /** What the update drew is what a split, a fence and lines made from scratch give. */
@@ -296,31 +300,15 @@ export function benchContinuation(
     return { times, wrong };
   };
   const runs = quick ? 3 : 7;
-  const figures = (before: boolean) => {
-    const early: number[] = [];
-    const late: number[] = [];
-    let correct = true;
-    for (let run = 0; run <= runs; run++) {
-      const { times, wrong } = pass(before, run === 0);
-      if (run === 0) {
-        correct = wrong === 0;
-        continue;
-      }
-      const tenth = Math.max(1, Math.floor(times.length / 10));
-      early.push(median(times.slice(tenth, 2 * tenth)));
-      late.push(median(times.slice(-tenth)));
-    }
-    return { early: median(early) * 1000, late: median(late) * 1000, correct };
-  };
-  const ours = figures(false);
-  const before = figures(true);
+  const ours = earlyAndLate(runs, (check) => pass(false, check));
+  const before = earlyAndLate(runs, (check) => pass(true, check));
   const row: ContinuationRow = {
     chars: head.length + tail.length,
     updates: Math.ceil(deltas.length / DELTAS_PER_UPDATE),
-    earlyUs: ours.early,
-    lateUs: ours.late,
-    beforeEarlyUs: before.early,
-    beforeLateUs: before.late,
+    earlyUs: ours.earlyUs,
+    lateUs: ours.lateUs,
+    beforeEarlyUs: before.earlyUs,
+    beforeLateUs: before.lateUs,
     correct: ours.correct && before.correct,
   };
   log(
