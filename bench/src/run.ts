@@ -226,6 +226,18 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
       "that tokenizes, the GPU process and the bench's server, and is preempted mid-task.",
   },
   {
+    match: /Heavy content, long markdown answer/,
+    reason:
+      'By thread time this row sits at 16 ms, passing and missing from run to run: 16 and 19 ' +
+      'ms in the two full runs of this round, 16 in both of the last. Standalone runs of this ' +
+      'round: 12.6-18.3 ms in ten with the stylesheet from before the open group became a ' +
+      'class, 13.9-19.6 ms in eight after (main-thread time overlapping, 5.9-6.9 s and ' +
+      '6.7-7.0 s). In traces the longest tasks are frames in which a group of blocks closes: it is ' +
+      'restyled whole once (about 7 ms of style, as it was before the open group became a ' +
+      'class) and starts being skipped out of view; the other frames take 4-5 ms at the median. ' +
+      'The bare read of the same stream has tasks of 10-14 ms here.',
+  },
+  {
     match: /Heavy content, 1 MB tool input/,
     reason:
       'The card draws a bounded slice of a streaming value (its work per update does not grow ' +
