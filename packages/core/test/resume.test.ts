@@ -549,19 +549,19 @@ describe('joinAtSeam', () => {
   });
 
   it('tells which continuation block a merged text block was joined from', () => {
-    const interrupted = [
+    const interrupted = run([
       start('msg_a'),
       blockStart(0, { type: 'text', text: '' }),
       text(0, 'Hi'),
-    ].reduce(reduceStream, createStreamState());
-    const continuation = [
+    ]);
+    const continuation = run([
       start('msg_b'),
       blockStart(0, { type: 'text', text: '' }),
       text(0, ' there'),
       blockStop(0),
       blockStart(1, { type: 'text', text: '' }),
       text(1, 'More.'),
-    ].reduce(reduceStream, createStreamState());
+    ]);
     const merged = mergeContinuation(interrupted, continuation).message?.content ?? [];
     expect(merged.map((entry) => (entry.block as { text?: string }).text)).toEqual([
       'Hi there',
@@ -587,15 +587,12 @@ describe('joinAtSeam', () => {
         fc.boolean(),
         (head, restated, rest, cuts, restart) => {
           const tail = head.slice(head.length - Math.min(restated, head.length)) + rest;
-          const interrupted = [
+          const interrupted = run([
             start('msg_a'),
             blockStart(0, { type: 'text', text: '' }),
             text(0, head),
-          ].reduce(reduceStream, createStreamState());
-          let continuation = [start('msg_b'), blockStart(0, { type: 'text', text: '' })].reduce(
-            reduceStream,
-            createStreamState(),
-          );
+          ]);
+          let continuation = run([start('msg_b'), blockStart(0, { type: 'text', text: '' })]);
           const joined = () => {
             const merged = mergeContinuation(interrupted, continuation, {
               strategy: 'user-message',
@@ -617,8 +614,8 @@ describe('joinAtSeam', () => {
               expect(joined()).toBe(joinAtSeam(head, sent, true, true));
             }
             if (version !== versions.at(-1)) {
-              continuation = [start('msg_c'), blockStart(0, { type: 'text', text: '' })].reduce(
-                reduceStream,
+              continuation = run(
+                [start('msg_c'), blockStart(0, { type: 'text', text: '' })],
                 continuation,
               );
             }
