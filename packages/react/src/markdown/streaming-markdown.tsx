@@ -126,7 +126,6 @@ export function StreamingMarkdown({
     const first = starts.starts[g] as number;
     if (first >= visible.length) break;
     const members = visible.slice(first, starts.starts[g + 1] ?? visible.length);
-    // The group holding the text's last chunk is the one that grows; the others are closed.
     const holdsLast = first + members.length - 1 === last;
     groups.push(
       <ChunkGroup
@@ -134,6 +133,10 @@ export function StreamingMarkdown({
         chunks={members}
         first={first}
         {...shared}
+        // The last group drawn stays open while a burst is drawn over frames: closing it for a
+        // frame and opening it again restyled all it holds twice (its class and its inline
+        // property change), 3-4 ms each time, every few frames of a fast answer.
+        open={g === starts.starts.length - 1 || (starts.starts[g + 1] as number) >= visible.length}
         tail={holdsLast ? { unsettled, openFence, lastFence } : null}
       />,
     );
@@ -152,6 +155,11 @@ interface ChunkGroupProps {
   readonly onChunkRender: ((start: number) => void) | undefined;
   /** Index (in the text's chunks) of the chunk that shows the caret, or -1. */
   readonly caretAt: number;
+  /**
+   * The group that grows: the last one drawn. It is not skipped out of view, and its last block
+   * ends the answer (styles.css).
+   */
+  readonly open: boolean;
   /** For the group that holds the text's last chunk: how that chunk grows. */
   readonly tail: {
     readonly unsettled: boolean;
@@ -175,23 +183,28 @@ const ChunkGroup = memo(function ChunkGroup({
   plugins,
   onChunkRender,
   caretAt,
+  open,
   tail,
 }: ChunkGroupProps): ReactElement {
   const last = first + chunks.length - 1;
+  const group = useRef<HTMLDivElement>(null);
+  // The stylesheet takes back the gap below the answer's last block, which is smaller below a
+  // heading: the group says which it ends with, as a class of its own, so nothing it holds is
+  // restyled when that changes. Read from what was drawn, which only markdown's parse knows.
+  useLayoutEffect(() => {
+    const element = group.current;
+    const lastTag = element?.lastElementChild?.tagName ?? '';
+    element?.classList.toggle('ms-markdown__group--heading-last', open && /^H[1-6]$/.test(lastTag));
+  });
   return (
     <div
-      // The group holding the text's last block: where the answer ends (its margin, styles.css).
-      className={
-        tail === null ? 'ms-markdown__group' : 'ms-markdown__group ms-markdown__group--open'
-      }
+      ref={group}
+      // The last group drawn: where the answer ends (its last block's margin, styles.css).
+      className={open ? 'ms-markdown__group ms-markdown__group--open' : 'ms-markdown__group'}
       // A closed group out of view is skipped at the height it was drawn at; one never drawn
       // (a restored answer) at about its lines' height. Not on the group that grows: a property
       // changed each update would restyle all it holds.
-      style={
-        tail === null
-          ? ({ '--ms-group-lines': estimatedLines(chunks) } as CSSProperties)
-          : undefined
-      }
+      style={open ? undefined : ({ '--ms-group-lines': estimatedLines(chunks) } as CSSProperties)}
     >
       {chunks.map((chunk, k) => {
         const i = first + k;
@@ -255,6 +268,7 @@ function estimatedLines(chunks: readonly MarkdownChunk[]): number {
 function sameGroup(a: ChunkGroupProps, b: ChunkGroupProps): boolean {
   if (a.tail !== null || b.tail !== null) return false;
   if (
+    a.open !== b.open ||
     a.first !== b.first ||
     a.idPrefix !== b.idPrefix ||
     a.plugins !== b.plugins ||

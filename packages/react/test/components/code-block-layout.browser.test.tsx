@@ -102,4 +102,19 @@ describe('a long code block', () => {
     // The group is as wide as its long line, so the line is drawn, not clipped at the block.
     expect(group.getBoundingClientRect().width).toBeGreaterThan(pre.clientWidth + 1000);
   });
+
+  // A property that is inherited restyles everything under the element it changes on: each
+  // new line of a streaming block restyled every line and token of its group.
+  it('keeps a group’s line count to the group, not inherited by its lines', async () => {
+    render(
+      <div data-testid="block">
+        <CodeBlock code={CODE} language="ts" highlight={false} />
+      </div>,
+    );
+    const groups = await groupsOf('block');
+    const last = groups[3] as HTMLElement;
+    expect(getComputedStyle(last).getPropertyValue('--ms-code-lines').trim()).toBe('8');
+    const line = last.firstElementChild as HTMLElement;
+    expect(getComputedStyle(line).getPropertyValue('--ms-code-lines').trim()).toBe('64');
+  });
 });

@@ -38,11 +38,12 @@ function wholeHtml(text: string): string {
 function chunkedHtml(text: string): string {
   const { container, unmount } = render(<StreamingMarkdown text={text} />);
   const groups = [...(container.firstElementChild as Element).children];
-  // Plain `div`s; the last, which holds the text's last block, marked open.
+  // Plain `div`s; the last, which holds the text's last block, marked open (and whether that
+  // block is a heading).
   expect(groups.map((group) => `${group.tagName} ${group.className}`)).toEqual(
-    groups.map((_, g) =>
+    groups.map((group, g) =>
       g === groups.length - 1
-        ? 'DIV ms-markdown__group ms-markdown__group--open'
+        ? `DIV ms-markdown__group ms-markdown__group--open${/^H\d$/.test(group.lastElementChild?.tagName ?? '') ? ' ms-markdown__group--heading-last' : ''}`
         : 'DIV ms-markdown__group',
     ),
   );

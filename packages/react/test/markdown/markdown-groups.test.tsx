@@ -1,4 +1,4 @@
-import { cleanup, render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNKS_PER_GROUP } from '../../src/markdown/chunk-groups.js';
 import { StreamingMarkdown } from '../../src/markdown/streaming-markdown.js';
@@ -36,5 +36,36 @@ describe('StreamingMarkdown groups', () => {
     rerender(<StreamingMarkdown text={`${next} and more.`} />);
     expect(caret()).toHaveLength(0);
     expect(container.querySelectorAll('.ms-markdown__group').length).toBeGreaterThan(1);
+  });
+
+  it('keeps the last group drawn open while a burst is drawn over frames', async () => {
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    const start = paragraphs(CHUNKS_PER_GROUP + 4);
+    const { container, rerender } = render(<StreamingMarkdown text={start} streaming />);
+    const groups = () => [...container.querySelectorAll('.ms-markdown__group')];
+    const first = groups()[0] as HTMLElement;
+    const lastOfFirst = groups()[1]?.previousElementSibling;
+    expect(lastOfFirst).toBe(first);
+    const open = () => groups().filter((g) => g.classList.contains('ms-markdown__group--open'));
+    const changes: string[] = [];
+    const watch = new MutationObserver((records) => {
+      for (const r of records)
+        changes.push(`${(r.target as Element).className} ${r.attributeName}`);
+    });
+    const last = groups().at(-1) as HTMLElement;
+    watch.observe(last, { attributes: true });
+    // Six blocks in one update: drawn two a frame, inside the group that already grows.
+    rerender(<StreamingMarkdown text={`${start}\n\n${paragraphs(6)}`} streaming />);
+    expect(open()).toEqual([last]);
+    expect(last.hasAttribute('style')).toBe(false);
+    for (let i = 0; i < 4; i++) await act(frame);
+    expect(last.querySelectorAll('p')).toHaveLength(10);
+    expect(open()).toEqual([last]);
+    // Never closed for a frame and opened again: each change restyles all the group holds.
+    watch.disconnect();
+    expect(changes).toEqual([]);
+    // A closed group carries its estimate; the open one none.
+    expect(first.classList.contains('ms-markdown__group--open')).toBe(false);
+    expect(first.style.getPropertyValue('--ms-group-lines')).not.toBe('');
   });
 });
