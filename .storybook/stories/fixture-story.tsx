@@ -4,7 +4,13 @@
  * prompt and checks that what the chat shows is what the fixture streams.
  */
 import { accumulate, type StreamState } from '@message-stream/core';
-import { type FixtureName, fixtureRequest, getFixture, loadFixture } from '@message-stream/mock';
+import {
+  type FixtureName,
+  fixtureRequest,
+  getFixture,
+  loadFixture,
+  type Speed,
+} from '@message-stream/mock';
 import type { StoryContext, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
 import {
@@ -69,6 +75,8 @@ export type ExtraPlay = (context: StoryContext, loaded: FixtureLoaded) => Promis
 export function fixtureStory(
   name: FixtureName,
   during?: (context: StoryContext, loaded: FixtureLoaded) => () => Promise<void>,
+  /** The pace under test, for a story that checks what shows between two deltas. */
+  testSpeed?: Speed,
 ): StoryObj {
   const info = getFixture(name);
   return {
@@ -86,7 +94,7 @@ export function fixtureStory(
         const deltas = deltaCount(text);
         const chat = await chatLoader({
           scenario: name,
-          testSpeed: deltas > LONG ? 'fast' : 'realistic',
+          testSpeed: testSpeed ?? (deltas > LONG ? 'fast' : 'realistic'),
           // One fixture, as recorded: a paused turn is shown paused, not continued.
           options: { request, continuePausedTurns: false },
         })();
@@ -137,7 +145,7 @@ export function fixtureStory(
       }
 
       // Animated: the answer grew in steps, not in one go.
-      if (loaded.speed === 'realistic' && loaded.deltas >= 6) {
+      if (loaded.speed !== 'fast' && loaded.deltas >= 6) {
         const final = lengths.values.at(-1) ?? 0;
         await expect(lengths.values.some((length) => length > 0 && length < final)).toBe(true);
       }
