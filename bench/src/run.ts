@@ -228,14 +228,14 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
   {
     match: /Heavy content, long markdown answer/,
     reason:
-      'By thread time this row sits at 16 ms, passing and missing from run to run: 16 and 19 ' +
-      'ms in the two full runs of this round, 16 in both of the last. Standalone runs of this ' +
-      'round: 12.6-18.3 ms in ten with the stylesheet from before the open group became a ' +
-      'class, 13.9-19.6 ms in eight after (main-thread time overlapping, 5.9-6.9 s and ' +
-      '6.7-7.0 s). In traces the longest tasks are frames in which a group of blocks closes: it is ' +
-      'restyled whole once (about 7 ms of style, as it was before the open group became a ' +
-      'class) and starts being skipped out of view; the other frames take 4-5 ms at the median. ' +
-      'The bare read of the same stream has tasks of 10-14 ms here.',
+      'Standalone runs after the fixes of this round: 12.0-16.0 ms of thread time in four (13.9-' +
+      '19.6 in the last round). Found by tracing style invalidation: while a burst of blocks was drawn ' +
+      'over frames, the growing group was marked closed for a frame and open again, and each ' +
+      'change restyled all it held (3-4 ms, every few frames); a group that closed gained style ' +
+      'containment, and the browser walked the whole page for counters each time (1.3 ms at 20 ' +
+      'groups, 3 ms at 40). What is left in the longest frames is markdown parsing (up to two ' +
+      'new blocks a frame, a large table or list 5-8 ms), on two cores shared with the ' +
+      "browser's other processes. The bare read of the same stream has tasks of 10-14 ms here.",
   },
   {
     match: /Heavy content, 1 MB tool input/,
