@@ -158,6 +158,17 @@ export async function benchHeavy(
 }
 
 const of = (row: HeavyRow, pick: (m: Measured) => number) => median(row.runs.map(pick));
+
+/**
+ * A paced stream's main-thread time in its last quarter over its second: at a steady pace, work
+ * per update that grows with the answer shows as a ratio over 1. (Not over the first quarter,
+ * which also holds the page's first compilations.)
+ */
+export const lateOverEarly = (m: Pick<Measured, 'taskMsByQuarter'>): number =>
+  m.taskMsByQuarter[3] / Math.max(1e-9, m.taskMsByQuarter[1]);
+
+/** The most the last quarter may cost over the second: what runs of one build vary by. */
+export const LATE_OVER_EARLY_LIMIT = 1.2;
 const longest = (m: Measured) => `${formatMs(m.longestTaskMs)} / ${formatMs(m.longestTaskCpuMs)}`;
 
 export function heavyTable({ rows, paced }: HeavyResult): string {
@@ -181,11 +192,11 @@ export function heavyTable({ rows, paced }: HeavyResult): string {
       'column); the in-page mock instead hands over one event per read. The server shares the ' +
       "machine's two cores with the browser, so wall times over HTTP include its writing.",
     '',
-    '| paced stream into `<ChatStream/>` | longest task (wall / thread time) | tasks over 16 ms (wall / thread time) | the bare read: longest task | main-thread task time | send → final DOM | reads |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| paced stream into `<ChatStream/>` | longest task (wall / thread time) | tasks over 16 ms (wall / thread time) | the bare read: longest task | main-thread task time | by quarter of the run | last quarter ÷ second | send → final DOM | reads |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...paced.map(
       (row) =>
-        `| ${row.name} | ${longest(row.run)} | ${row.run.tasksOver16} / ${row.run.tasksOver16Cpu} | ${longest(row.floor)} | ${formatMs(row.run.taskMs)} | ${formatMs(row.run.stats.totalMs)} | ${row.run.stats.chunks} |`,
+        `| ${row.name} | ${longest(row.run)} | ${row.run.tasksOver16} / ${row.run.tasksOver16Cpu} | ${longest(row.floor)} | ${formatMs(row.run.taskMs)} | ${row.run.taskMsByQuarter.map(formatMs).join(' / ')} | ${lateOverEarly(row.run).toFixed(2)}× | ${formatMs(row.run.stats.totalMs)} | ${row.run.stats.chunks} |`,
     ),
     '',
     `1 run each. The same code answer as the 5,000-line row, written by the bench's server to a ` +
@@ -199,7 +210,10 @@ export function heavyTable({ rows, paced }: HeavyResult): string {
       "The long thinking: the rendering bench's answer with a thinking block of 20,000 " +
       `thinking deltas (about 160,000 characters in sentences, no line break) before it, ` +
       `written ${LONG_PACE_PER_SECOND.toLocaleString('en-US')} deltas a second; the block ` +
-      'stays open, its panel tailing the newest lines, until the answer starts.',
+      'stays open, its panel tailing the newest lines, until the answer starts. "By quarter ' +
+      'of the run": main-thread task time in each quarter of the run, a task counted where it ' +
+      'starts; at a steady pace, work per update that grew with the answer would make the last ' +
+      "quarter cost more than the second (the first also holds the page's first compilations).",
   ].join('\n');
 }
 
@@ -209,6 +223,13 @@ export function heavyTargets({ rows, paced }: HeavyResult): Target[] {
       name: `Heavy content, ${row.name}: no task over 16 ms of main-thread time while streaming`,
       figure: `longest ${formatMs(row.run.longestTaskCpuMs)} thread time (${formatMs(row.run.longestTaskMs)} wall); ${row.run.tasksOver16Cpu} tasks over 16 ms by thread time, ${row.run.tasksOver16} by wall; the bare read ${longest(row.floor)}`,
       pass: row.run.longestTaskCpuMs <= 16,
+    }),
+  );
+  const growthTargets = paced.map(
+    (row): Target => ({
+      name: `Heavy content, ${row.name}: the last quarter of the run costs at most ${LATE_OVER_EARLY_LIMIT}× its second (work per update does not grow with the answer)`,
+      figure: `${lateOverEarly(row.run).toFixed(2)}× (${row.run.taskMsByQuarter.map(formatMs).join(' / ')} by quarter)`,
+      pass: lateOverEarly(row.run) <= LATE_OVER_EARLY_LIMIT,
     }),
   );
   return rows
@@ -221,5 +242,5 @@ export function heavyTargets({ rows, paced }: HeavyResult): Target[] {
         pass: longest <= 16,
       };
     })
-    .concat(pacedTargets);
+    .concat(pacedTargets, growthTargets);
 }

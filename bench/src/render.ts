@@ -272,6 +272,12 @@ export interface TraceFigures {
   readonly frameTasksMs: readonly number[];
   /** Style, layout, pre-paint and paint on the main thread, ms. */
   readonly layoutPaintMs: number;
+  /**
+   * Main-thread task time in each quarter of the run (from its first task's start to its
+   * last's), a task counted in the quarter it starts in, ms: a paced stream that costs the
+   * same per update late as early takes about the same time in each.
+   */
+  readonly taskMsByQuarter: readonly [number, number, number, number];
 }
 
 /**
@@ -335,6 +341,13 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
   }
   tasks.sort((a, b) => a.ts - b.ts);
   paints.sort((a, b) => a - b);
+  const taskMsByQuarter: [number, number, number, number] = [0, 0, 0, 0];
+  const start = tasks[0]?.ts ?? 0;
+  const end = tasks.reduce((last, task) => Math.max(last, task.ts + (task.dur ?? 0)), start);
+  for (const task of tasks) {
+    const quarter = Math.min(3, Math.floor(((task.ts - start) * 4) / Math.max(1, end - start)));
+    taskMsByQuarter[quarter] = (taskMsByQuarter[quarter] as number) + (task.dur ?? 0) / 1000;
+  }
   const frameTasksMs: number[] = [];
   let p = 0;
   for (const task of tasks) {
@@ -353,6 +366,7 @@ export function analyzeTrace(trace: Buffer): TraceFigures {
     tasksOver16Cpu: over16Cpu,
     frameTasksMs,
     layoutPaintMs: layoutPaintUs / 1000,
+    taskMsByQuarter,
   };
 }
 
