@@ -238,6 +238,9 @@ export const ToolRoundTrip: Story = {
     chatLoader({
       scenario: 'spec-tool-use',
       afterTools: 'weather-answer',
+      // Slow under test: it checks that the card showed itself writing its input, whose few
+      // fragments can all land in one frame at a realistic pace on a loaded machine.
+      testSpeed: 'slow',
       options: {
         onToolCall: async () => {
           await sleep(800);
