@@ -369,7 +369,13 @@ const MISS_REASONS: readonly { readonly match: RegExp; readonly reason: string }
     match: /Partial JSON/,
     reason:
       'A read returns an immutable snapshot; an open array with thousands of finished records ' +
-      'is copied at each read, which grows with the input.',
+      'is copied at each read, which grows with the input. Measured apart (1 MB of 70-byte ' +
+      'records in 16-byte fragments, a read every 16): 91 ms with the copies, 20 ms with the ' +
+      'live array handed out instead (which a caller could then see change), and at 100 KB ' +
+      '4.2 against 4.6 ms: the copies and the garbage they make are what grows. A plain array ' +
+      "cannot share its finished part with the next read's, so no snapshot avoids it. The " +
+      "reducer's reads of the same input (`block.input`) fit under the line, its own work per " +
+      'fragment outweighing the copies, and a UI reads at most once a frame.',
   },
   {
     match: /accumulate, toMessage, reduceStream/,
