@@ -187,18 +187,8 @@ const ChunkGroup = memo(function ChunkGroup({
   tail,
 }: ChunkGroupProps): ReactElement {
   const last = first + chunks.length - 1;
-  const group = useRef<HTMLDivElement>(null);
-  // The stylesheet takes back the gap below the answer's last block, which is smaller below a
-  // heading: the group says which it ends with, as a class of its own, so nothing it holds is
-  // restyled when that changes. Read from what was drawn, which only markdown's parse knows.
-  useLayoutEffect(() => {
-    const element = group.current;
-    const lastTag = element?.lastElementChild?.tagName ?? '';
-    element?.classList.toggle('ms-markdown__group--heading-last', open && /^H[1-6]$/.test(lastTag));
-  });
   return (
     <div
-      ref={group}
       // The last group drawn: where the answer ends (its last block's margin, styles.css).
       className={open ? 'ms-markdown__group ms-markdown__group--open' : 'ms-markdown__group'}
       // A closed group out of view is skipped at the height it was drawn at; one never drawn

@@ -98,8 +98,13 @@ describe('the stylesheets', () => {
           const compounds = compoundsOf(selector);
           const at = compounds.findIndex((c) => CHANGING.test(c));
           if (at < 0 || at === compounds.length - 1) return false;
-          const subject = (compounds.at(-1) as string).replace(/:[\w-]+(?:\([^)]*\))?/g, '');
-          return !/^[a-z]|[.#[]/i.test(subject);
+          // What is left of the last compound without its pseudo-classes, `:is(…)` and
+          // `:where(…)` kept: an element, class, attribute or id, there or in their list.
+          const subject = (compounds.at(-1) as string).replace(
+            /:(?!is\(|where\()[\w-]+(?:\([^)]*\))?/g,
+            '',
+          );
+          return !/(?:^|[(,\s])[a-z]|[.#[]/i.test(subject);
         })
         .map((selector) => `${name}: ${selector}`),
     );

@@ -90,15 +90,21 @@ describe('a long markdown answer drawn in groups of blocks', () => {
       quote: '> The last quote.',
       heading: '## The last heading',
       rule: '---',
+      math: '$$\nx^2 + y^2 = z^2\n$$',
     };
     for (const [kind, ending] of Object.entries(endings)) {
       const { container, unmount } = render(
         <div style={{ width: '600px' }}>
-          <TextBlockView text={`${TEXT}\n\n${ending}`} highlight={false} />
-          <div data-testid="after" style={{ height: '1px' }} />
+          <TextBlockView text={`${TEXT}\n\n${ending}`} highlight={false} math={kind === 'math'} />
+          {/* What follows keeps its own top margin (a list of sources, the next block). */}
+          <div data-testid="after" style={{ height: '1px', marginTop: '10px' }} />
         </div>,
       );
       await frames(2);
+      if (kind === 'math') {
+        await expect.poll(() => container.querySelector('.katex-display')).not.toBeNull();
+        await frames(2);
+      }
       const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
       const lastGroup = groups.at(-1) as HTMLElement;
       expect(
@@ -107,9 +113,28 @@ describe('a long markdown answer drawn in groups of blocks', () => {
       const lastBlock = lastGroup.lastElementChild as HTMLElement;
       const after = container.querySelector('[data-testid="after"]') as HTMLElement;
       const gap = after.getBoundingClientRect().top - lastBlock.getBoundingClientRect().bottom;
-      expect([kind, Math.round(gap * 10) / 10]).toEqual([kind, 0]);
+      expect([kind, Math.round(gap * 10) / 10]).toEqual([kind, 10]);
       unmount();
     }
+  });
+
+  it('never lets what follows overlap an answer that ends in HTML shown as text', async () => {
+    const { container } = render(
+      <div style={{ width: '600px' }}>
+        <TextBlockView text={`${TEXT}\n\n<details>\nA note\n</details>`} highlight={false} />
+        <div data-testid="after" style={{ height: '1px' }} />
+      </div>,
+    );
+    await frames(2);
+    const group = [...container.querySelectorAll('.ms-markdown__group')].at(-1) as HTMLElement;
+    const text = group.lastChild as Node;
+    expect(text.textContent).toContain('</details>');
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const after = container.querySelector('[data-testid="after"]') as HTMLElement;
+    expect(after.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+      range.getBoundingClientRect().bottom - 0.5,
+    );
   });
 
   it('skips the groups out of view and keeps their size once drawn', async () => {
