@@ -160,15 +160,18 @@ export async function benchHeavy(
 const of = (row: HeavyRow, pick: (m: Measured) => number) => median(row.runs.map(pick));
 
 /**
- * A paced stream's main-thread time in its last quarter over its second: at a steady pace, work
- * per update that grows with the answer shows as a ratio over 1. (Not over the first quarter,
- * which also holds the page's first compilations.)
+ * A paced stream's main-thread time in its last quarter over its second. Its updates come at a
+ * steady pace, so work per update that grew with the answer would make the later quarters cost
+ * more. Here they cost less (0.6-0.85 in this machine's runs: the early quarters also hold the
+ * page's first compilations and its first layouts of each kind of block), so the limit is 1:
+ * growth of a third over the answer would show. The network's read is in both and does not
+ * grow, which hides some growth; the streaming view rows measure the work per update alone.
  */
 export const lateOverEarly = (m: Pick<Measured, 'taskMsByQuarter'>): number =>
   m.taskMsByQuarter[3] / Math.max(1e-9, m.taskMsByQuarter[1]);
 
-/** The most the last quarter may cost over the second: what runs of one build vary by. */
-export const LATE_OVER_EARLY_LIMIT = 1.2;
+/** The most the last quarter may cost over the second. */
+export const LATE_OVER_EARLY_LIMIT = 1;
 const longest = (m: Measured) => `${formatMs(m.longestTaskMs)} / ${formatMs(m.longestTaskCpuMs)}`;
 
 export function heavyTable({ rows, paced }: HeavyResult): string {
@@ -227,7 +230,7 @@ export function heavyTargets({ rows, paced }: HeavyResult): Target[] {
   );
   const growthTargets = paced.map(
     (row): Target => ({
-      name: `Heavy content, ${row.name}: the last quarter of the run costs at most ${LATE_OVER_EARLY_LIMIT}× its second (work per update does not grow with the answer)`,
+      name: `Heavy content, ${row.name}: the last quarter of the run costs no more than its second (work per update does not grow with the answer)`,
       figure: `${lateOverEarly(row.run).toFixed(2)}× (${row.run.taskMsByQuarter.map(formatMs).join(' / ')} by quarter)`,
       pass: lateOverEarly(row.run) <= LATE_OVER_EARLY_LIMIT,
     }),

@@ -3,7 +3,7 @@
  * of the run, from a trace written the way Chromium writes one (an event per line).
  */
 import { describe, expect, it } from 'vitest';
-import { lateOverEarly } from '../src/heavy.js';
+import { LATE_OVER_EARLY_LIMIT, lateOverEarly } from '../src/heavy.js';
 import { analyzeTrace } from '../src/render.js';
 
 const MAIN = { pid: 1, tid: 2 };
@@ -43,14 +43,15 @@ describe('analyzeTrace by quarter', () => {
     expect(figures.taskCount).toBe(5);
   });
 
-  it('reads a run whose late updates cost more as growing, and a steady one as not', () => {
+  it('reads a run whose late updates cost more as over the limit, and a steady one as not', () => {
     const steady = analyzeTrace(
       trace(Array.from({ length: 40 }, (_, i) => [i * 100, 50] as const)),
     );
     expect(lateOverEarly(steady)).toBeCloseTo(1, 5);
+    expect(lateOverEarly(steady)).toBeLessThanOrEqual(LATE_OVER_EARLY_LIMIT + 1e-9);
     const growing = analyzeTrace(
       trace(Array.from({ length: 40 }, (_, i) => [i * 100, 20 + i] as const)),
     );
-    expect(lateOverEarly(growing)).toBeGreaterThan(1.2);
+    expect(lateOverEarly(growing)).toBeGreaterThan(LATE_OVER_EARLY_LIMIT);
   });
 });
