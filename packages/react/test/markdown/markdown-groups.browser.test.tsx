@@ -103,17 +103,20 @@ describe('a long markdown answer drawn in groups of blocks', () => {
       await frames(2);
       if (kind === 'math') {
         await expect.poll(() => container.querySelector('.katex-display')).not.toBeNull();
-        await frames(2);
       }
       const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
       const lastGroup = groups.at(-1) as HTMLElement;
       expect(
         groups.filter((group) => group.classList.contains('ms-markdown__group--open')),
       ).toEqual([lastGroup]);
-      const lastBlock = lastGroup.lastElementChild as HTMLElement;
       const after = container.querySelector('[data-testid="after"]') as HTMLElement;
-      const gap = after.getBoundingClientRect().top - lastBlock.getBoundingClientRect().bottom;
-      expect([kind, Math.round(gap * 10) / 10]).toEqual([kind, 10]);
+      const gap = () => {
+        const lastBlock = lastGroup.lastElementChild as HTMLElement;
+        const below = after.getBoundingClientRect().top - lastBlock.getBoundingClientRect().bottom;
+        return [kind, Math.round(below * 10) / 10];
+      };
+      // Polled: typeset math settles once KaTeX's stylesheet and fonts have loaded.
+      await expect.poll(gap, { timeout: 5000 }).toEqual([kind, 10]);
       unmount();
     }
   });
