@@ -136,7 +136,7 @@ export function StreamingMarkdown({
         // The last group drawn stays open while a burst is drawn over frames: closing it for a
         // frame and opening it again restyled all it holds twice (its class and its inline
         // property change), 3-4 ms each time, every few frames of a fast answer.
-        open={g === starts.starts.length - 1 || (starts.starts[g + 1] as number) >= visible.length}
+        open={(starts.starts[g + 1] ?? Number.POSITIVE_INFINITY) >= visible.length}
         tail={holdsLast ? { unsettled, openFence, lastFence } : null}
       />,
     );
@@ -192,8 +192,8 @@ const ChunkGroup = memo(function ChunkGroup({
       // The last group drawn: where the answer ends (its last block's margin, styles.css).
       className={open ? 'ms-markdown__group ms-markdown__group--open' : 'ms-markdown__group'}
       // A closed group out of view is skipped at the height it was drawn at; one never drawn
-      // (a restored answer) at about its lines' height. Not on the group that grows: a property
-      // changed each update would restyle all it holds.
+      // (a restored answer) at about its lines' height. Not on the group that grows: it is never
+      // skipped, and the property would change at every update for nothing.
       style={open ? undefined : ({ '--ms-group-lines': estimatedLines(chunks) } as CSSProperties)}
     >
       {chunks.map((chunk, k) => {
