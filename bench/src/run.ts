@@ -24,6 +24,7 @@ import {
   benchContinuation,
   benchViewWork,
   continuationTable,
+  continuationTargets,
   viewWorkTable,
   viewWorkTargets,
 } from './view-work.js';
@@ -94,7 +95,9 @@ if (only !== undefined) {
     const rows = benchViewWork(log, { quick });
     log(viewWorkTable(rows));
     logTargets(viewWorkTargets(rows));
-    log(continuationTable(benchContinuation(log, { quick })));
+    const continued = benchContinuation(log, { quick });
+    log(continuationTable(continued));
+    logTargets(continuationTargets(continued));
   }
   if (only.includes('memory')) {
     const result = await benchMemory(log, { quick });
@@ -136,6 +139,7 @@ const targets = [
   ...conversationTargets(conversations),
   ...heavyTargets(heavy),
   ...viewWorkTargets(view),
+  ...continuationTargets(continued),
   ...memoryTargets(memory),
   ...sizeTargets(sizes),
   {

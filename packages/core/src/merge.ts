@@ -93,13 +93,31 @@ export function joinAtSeam(
 interface DecidedSeam {
   readonly tail: string;
   readonly overlap: number;
+  /**
+   * The latest tail joined past the decision (a version of the growing text, not a copy), and
+   * the text it gave: a later tail recorded as it plus an append joins as that text plus the
+   * append (`MergeOptions.appendedSince`), reading neither.
+   */
+  readonly last?: { readonly tail: string; readonly text: string };
 }
+
+/** A seam decided at `known` (or undecided, for a prefill), joined last at `tail` into `text`. */
+const joinedPast = (known: DecidedSeam, tail: string, text: string) => ({
+  text,
+  decided: { tail: known.tail, overlap: known.overlap, last: { tail, text } },
+});
+
+/** A prefill's seam: nothing is ever removed, so every join is final. */
+const PREFILL_SEAM: DecidedSeam = { tail: '', overlap: 0 };
 
 /**
  * `joinAtSeam`, given the seam decided for an earlier version of the same growing tail: a
  * continuation's text is joined at every update, and searching the seam each time cost
  * 0.3-0.5 ms an update (a prefix function over up to 20,000 characters). Once decided, an
- * update compares the tail's first characters with the decided ones, nothing more.
+ * update compares the tail's first characters with the decided ones; and when the caller
+ * knows the tail grew by an append since the last join (`appendedSince`), the join grows by
+ * it too, with neither text read: a read of a text built by appending copies it whole, which
+ * made each update of a long continuation cost its length.
  */
 function joinSeam(
   head: string,
@@ -107,12 +125,17 @@ function joinSeam(
   tailOpen: boolean,
   removeRepeats: boolean,
   known?: DecidedSeam,
+  appendedSince?: MergeOptions['appendedSince'],
 ): { text: string; decided?: DecidedSeam } {
   if (tail === '') return { text: head };
+  if (known?.last !== undefined && appendedSince !== undefined) {
+    const appended = appendedSince(tail, known.last.tail);
+    if (appended !== undefined) return joinedPast(known, tail, known.last.text + appended);
+  }
   const base = /^\s/.test(tail) ? head.trimEnd() : head;
-  if (!removeRepeats) return { text: base + tail };
+  if (!removeRepeats) return joinedPast(PREFILL_SEAM, tail, base + tail);
   if (known !== undefined && tail.startsWith(known.tail)) {
-    return { text: base + tail.slice(known.overlap), decided: known };
+    return joinedPast(known, tail, base + tail.slice(known.overlap));
   }
   const window = base.slice(-MAX_OVERLAP);
   const start = tail.slice(0, MAX_OVERLAP);
@@ -129,8 +152,7 @@ function joinSeam(
     return { text: base + tail.slice(overlap) };
   }
   // `${…}` then a slice: a copy of its own, not a slice that keeps this version of the text.
-  const decided = { tail: `${tail}\n`.slice(0, -1), overlap };
-  return { text: base + tail.slice(overlap), decided };
+  return joinedPast({ tail: `${tail}\n`.slice(0, -1), overlap }, tail, base + tail.slice(overlap));
 }
 
 function summarize(state: StreamState): AttemptSummary {
@@ -172,13 +194,17 @@ const joinedByStrategy: Record<
   ResumeStrategy,
   WeakMap<BlockState, WeakMap<BlockState, BlockState>>
 > = { prefill: new WeakMap(), 'user-message': new WeakMap() };
-/** Per interrupted text block, the seam its continuation's text was last decided at. */
-const decidedSeams = new WeakMap<BlockState, DecidedSeam>();
+/** Per strategy and interrupted text block, the seam its continuation's text was decided at. */
+const decidedSeams: Record<ResumeStrategy, WeakMap<BlockState, DecidedSeam>> = {
+  prefill: new WeakMap(),
+  'user-message': new WeakMap(),
+};
 function joinTextBlocks(
   head: BlockState,
   tail: BlockState,
   index: number,
   strategy: ResumeStrategy,
+  appendedSince: MergeOptions['appendedSince'],
 ): BlockState {
   const joined = joinedByStrategy[strategy];
   let byTail = joined.get(head);
@@ -195,9 +221,10 @@ function joinTextBlocks(
     textOf(tail),
     tail.status !== 'complete',
     strategy === 'user-message',
-    decidedSeams.get(head),
+    decidedSeams[strategy].get(head),
+    appendedSince,
   );
-  if (seam.decided !== undefined) decidedSeams.set(head, seam.decided);
+  if (seam.decided !== undefined) decidedSeams[strategy].set(head, seam.decided);
   const merged: BlockState = {
     ...tail,
     index,
@@ -247,6 +274,7 @@ function mergeContent(
   recovered: readonly BlockState[],
   continuation: readonly BlockState[],
   strategy: ResumeStrategy,
+  appendedSince: MergeOptions['appendedSince'],
 ): BlockState[] {
   const last = recovered[recovered.length - 1];
   let ordered: Array<BlockState | [BlockState, BlockState]>;
@@ -268,7 +296,7 @@ function mergeContent(
   }
   return ordered.map((item, index) =>
     Array.isArray(item)
-      ? joinTextBlocks(item[0], item[1], index, strategy)
+      ? joinTextBlocks(item[0], item[1], index, strategy, appendedSince)
       : atPosition(item, index),
   );
 }
@@ -300,7 +328,12 @@ export function mergeContinuation(
 ): StreamState {
   try {
     const given = options.strategy ?? resumeStrategyFor(interrupted?.message?.model ?? '');
-    return merge(interrupted, continuation, given === 'retry' ? 'prefill' : given);
+    return merge(
+      interrupted,
+      continuation,
+      given === 'retry' ? 'prefill' : given,
+      options.appendedSince,
+    );
   } catch (cause) {
     const diagnostic: Diagnostic = {
       code: 'internal_error',
@@ -316,12 +349,22 @@ export interface MergeOptions {
    * nothing was recovered, so there is no seam); see `mergeContinuation`.
    */
   readonly strategy?: ResumeStrategy | 'retry';
+  /**
+   * What `next` has after `base`, when the caller built or recorded `next` as `base` followed
+   * by it; else undefined. A merge at every update of a streaming continuation passes it so
+   * that the joined text grows by the continuation's append, with neither text read (a read
+   * of a text built by appending copies it whole: each update would cost the answer's
+   * length). The chat store passes its record of what each update appended. Without it, or
+   * when it answers undefined, the texts are read as usual; the result is the same.
+   */
+  readonly appendedSince?: (next: string, base: string) => string | undefined;
 }
 
 function merge(
   interrupted: StreamState,
   continuation: StreamState,
   strategy: ResumeStrategy,
+  appendedSince: MergeOptions['appendedSince'],
 ): StreamState {
   // Both requests' lists, held to the reducer's caps (the first diagnostics, the latest
   // superseded messages), with what they leave out counted, as one stream would.
@@ -360,7 +403,7 @@ function merge(
     role: before.role,
     model: before.model,
     usage: sumUsage(before.usage ?? {}, after.usage ?? {}),
-    content: mergeContent(recoverBlocks(before), after.content, strategy),
+    content: mergeContent(recoverBlocks(before), after.content, strategy, appendedSince),
   };
   return { ...continuation, ...shared, message };
 }

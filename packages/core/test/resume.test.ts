@@ -19,7 +19,7 @@ import {
   validateMessages,
 } from '../src/index.js';
 import { joinAtSeam, joinedContinuationBlock, mergeContinuation, sumUsage } from '../src/merge.js';
-import { resumeStrategyFor } from '../src/resume-strategy.js';
+import { type ResumeStrategy, resumeStrategyFor } from '../src/resume-strategy.js';
 import {
   blockStart,
   blockStop,
@@ -626,6 +626,93 @@ describe('joinAtSeam', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  /** The first block's text of a state's message ('' when none). */
+  const firstText = (state: StreamState): string =>
+    (state.message?.content[0]?.block as { text?: string } | undefined)?.text ?? '';
+
+  /** A record of appends like the chat store's: `next` was built as `base` plus `appended`. */
+  const appendJournal = () => {
+    const records: Array<[next: string, base: string, appended: string]> = [];
+    return {
+      record: (next: string, base: string, appended: string) => {
+        records.push([next, base, appended]);
+      },
+      appendedSince: (next: string, base: string) =>
+        records.find(([n, b]) => n === next && b === base)?.[2],
+    };
+  };
+
+  // Given what each update appended, a merge grows the joined text by it instead of reading
+  // the continuation's text again: the same text as a merge that reads it, for both seams.
+  it('joins as it would without appendedSince, given each update’s append', () => {
+    fc.assert(
+      fc.property(
+        phrase.map((words) => `So ${words}`),
+        fc.nat(40),
+        phrase,
+        fc.array(fc.nat(12), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom('user-message', 'prefill') as fc.Arbitrary<ResumeStrategy>,
+        (head, restated, rest, cuts, strategy) => {
+          const tail = head.slice(head.length - Math.min(restated, head.length)) + rest;
+          const interrupted = run([
+            start('msg_a'),
+            blockStart(0, { type: 'text', text: '' }),
+            text(0, head),
+          ]);
+          let continuation = run([start('msg_b'), blockStart(0, { type: 'text', text: '' })]);
+          const journal = appendJournal();
+          const joined = (appendedSince?: (next: string, base: string) => string | undefined) =>
+            firstText(mergeContinuation(interrupted, continuation, { strategy, appendedSince }));
+          let at = 0;
+          let before = '';
+          for (const cut of [...cuts, tail.length]) {
+            const piece = tail.slice(at, at + cut + 1);
+            at += piece.length;
+            if (piece === '') continue;
+            continuation = reduceStream(continuation, text(0, piece));
+            const sent = firstText(continuation);
+            if (before !== '') journal.record(sent, before, piece);
+            before = sent;
+            expect(joined(journal.appendedSince)).toBe(
+              joinAtSeam(head, sent, true, strategy === 'user-message'),
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the recorded append as the continuation’s new text, reading neither version', () => {
+    const interrupted = run([
+      start('msg_a'),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, 'The quick brown fox'),
+    ]);
+    let continuation = run([
+      start('msg_b'),
+      blockStart(0, { type: 'text', text: '' }),
+      text(0, ' jumps over'),
+    ]);
+    const first = firstText(continuation);
+    const textOfMerge = (appendedSince: (next: string, base: string) => string | undefined) =>
+      firstText(
+        mergeContinuation(interrupted, continuation, { strategy: 'prefill', appendedSince }),
+      );
+    const asked: Array<[string, string]> = [];
+    expect(textOfMerge(() => undefined)).toBe('The quick brown fox jumps over');
+    continuation = reduceStream(continuation, text(0, ' the dog'));
+    const grown = firstText(continuation);
+    // A record that says otherwise than the texts is believed: proof that neither is read.
+    expect(
+      textOfMerge((next, base) => {
+        asked.push([next, base]);
+        return ' the cat';
+      }),
+    ).toBe('The quick brown fox jumps over the cat');
+    expect(asked).toEqual([[grown, first]]);
   });
 });
 

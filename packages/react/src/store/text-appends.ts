@@ -9,18 +9,24 @@ import { recordAppend } from '../text-growth.js';
 /**
  * The text (or thinking) each block of a streaming answer gained between two published states,
  * recorded in the text-growth journal so the view reads only the new part (`text-growth.ts`).
- * Collected from the events as they are reduced; recorded when a state is published.
+ * Collected from the events as they are reduced; recorded when an update is due (`made`).
  */
 export interface TextAppends {
   /** An event the reducer has just applied, and the state it made. */
   event(event: StreamEvent, state: StreamState): void;
   /**
+   * An update is due: records what each text block gained by the appends since the last
+   * update, in the state the events made. Call it before making the view of that state: a
+   * merge reads the records (`mergeContinuation`'s `appendedSince`). `published` calls it when
+   * it was not called.
+   */
+  made(): void;
+  /**
    * `next` is published after `previous` (null: the first): the state the last event made, or
-   * a merged view of it (a continued answer, `mergeContinuation`). Records what each text
-   * block gained by the appends since the last update: in the state the events made, and in
-   * a merged view the same texts, and a text joined at the seam when it grew by the same
-   * append (`joinedContinuationBlock`). Nothing is recorded across a second `message_start`,
-   * or for a state published before its event was told.
+   * a merged view of it (a continued answer, `mergeContinuation`). Records, in a merged view,
+   * a text joined at the seam when it grew by the same append as the continuation's
+   * (`joinedContinuationBlock`). Nothing is recorded across a second `message_start`, or for a
+   * state published before its event was told.
    */
   published(previous: StreamState | null, next: StreamState): void;
 }
@@ -30,6 +36,14 @@ type TextField = 'text' | 'thinking';
 const fieldOf = (deltaType: unknown): TextField | undefined =>
   deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
 
+/** A text block's append at the last update: the block then and now, for a merged view. */
+interface TextGrowth {
+  readonly index: number;
+  readonly from: BlockState | undefined;
+  readonly to: BlockState | undefined;
+  readonly appended: string;
+}
+
 export function createTextAppends(): TextAppends {
   /** Appended text per block index and field (a delta of the wrong type is not applied). */
   let pending = new Map<string, { index: number; field: TextField; appended: string }>();
@@ -37,6 +51,32 @@ export function createTextAppends(): TextAppends {
   let latest: StreamState | null = null;
   // The state the events had made at the last update (what `previous` shows, merged or not).
   let lastMade: StreamState | null = null;
+  /** What `made` recorded of the update being published, or null before it ran. */
+  let grown: { made: StreamState | null; texts: TextGrowth[] } | null = null;
+  const made = () => {
+    const state = latest;
+    const texts: TextGrowth[] = [];
+    if (!broken && state !== null && lastMade !== null) {
+      for (const { index, field, appended } of pending.values()) {
+        const before = textAt(lastMade, index, field);
+        const after = textAt(state, index, field);
+        if (before === undefined || after === undefined) continue;
+        recordAppend(after, before, appended);
+        if (field === 'text') {
+          texts.push({
+            index,
+            from: entryAt(lastMade, index),
+            to: entryAt(state, index),
+            appended,
+          });
+        }
+      }
+    }
+    grown = { made: state, texts };
+    lastMade = state;
+    pending = new Map();
+    broken = false;
+  };
   return {
     event(event, state) {
       latest = state;
@@ -55,33 +95,19 @@ export function createTextAppends(): TextAppends {
         broken = true;
       }
     },
+    made,
     published(previous, next) {
-      const made = latest;
-      if (!broken && previous !== null && made !== null && lastMade !== null) {
-        // A merged view has the continuation's blocks after the interrupted ones: a block's
-        // position there is its index plus the difference in length (each pairing is checked
-        // with `joinedContinuationBlock` before anything is recorded on it).
-        const shift = (next.message?.content.length ?? 0) - (made.message?.content.length ?? 0);
-        for (const { index, field, appended } of pending.values()) {
-          const before = textAt(lastMade, index, field);
-          const after = textAt(made, index, field);
-          if (before === undefined || after === undefined) continue;
-          recordAppend(after, before, appended);
-          if (next !== made && field === 'text') {
-            recordJoined(
-              previous,
-              next,
-              index + shift,
-              entryAt(lastMade, index),
-              entryAt(made, index),
-              appended,
-            );
-          }
-        }
+      if (grown === null) made();
+      const { made: state, texts } = grown as NonNullable<typeof grown>;
+      grown = null;
+      if (previous === null || state === null || next === state) return;
+      // A merged view has the continuation's blocks after the interrupted ones: a block's
+      // position there is its index plus the difference in length (each pairing is checked
+      // with `joinedContinuationBlock` before anything is recorded on it).
+      const shift = (next.message?.content.length ?? 0) - (state.message?.content.length ?? 0);
+      for (const { index, from, to, appended } of texts) {
+        recordJoined(previous, next, index + shift, from, to, appended);
       }
-      lastMade = made;
-      pending = new Map();
-      broken = false;
     },
   };
 }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createChatStore } from '../../src/store/create-chat-store.js';
 import { createTextAppends } from '../../src/store/text-appends.js';
-import { appendedSince } from '../../src/text-growth.js';
+import { appendedSince, forgetAppends } from '../../src/text-growth.js';
 import { offsetAfter, scriptedFetch, sse, textAnswer, textAnswerEvents } from './support.js';
 
 /** textAnswerEvents' message_start: the same answer head as the store tests. */
@@ -176,6 +176,33 @@ describe('text appends of a continued answer (a merged view)', () => {
     for (const step of steps.slice(1))
       expect(step.gained).toBe(step.after.slice(step.before.length));
     expect(steps.slice(1).every((step) => step.after.startsWith(step.before))).toBe(true);
+  });
+
+  // The store records an update's appends before it merges (streaming.ts), so the merge can
+  // grow the joined text by the append instead of reading the continuation's text again.
+  it('records the continuation’s appends at made(), before the merge that reads them', () => {
+    forgetAppends(); // the journal is shared: earlier tests recorded these very texts
+    const appends = createTextAppends();
+    let state = run(appends, createStreamState(), [start, block(0, 'text'), text(0, ' light')]);
+    appends.made();
+    let shown = mergeContinuation(interrupted, state, { strategy: 'user-message', appendedSince });
+    appends.published(null, shown);
+    for (const piece of [' scatters off', ' the air', ' more for blue', '.']) {
+      const before = textOf(state, 0);
+      state = run(appends, state, [text(0, piece)]);
+      expect(appendedSince(textOf(state, 0), before)).toBeUndefined();
+      appends.made();
+      // Known before any merge ran.
+      expect(appendedSince(textOf(state, 0), before)).toBe(piece);
+      const next = mergeContinuation(interrupted, state, {
+        strategy: 'user-message',
+        appendedSince,
+      });
+      expect(textOf(next, 0)).toBe(textOf(merged(state), 0));
+      appends.published(shown, next);
+      shown = next;
+    }
+    expect(textOf(shown, 0)).toBe(`${head} off the air more for blue.`);
   });
 
   it('records nothing on a joined text that did not grow by the append', () => {

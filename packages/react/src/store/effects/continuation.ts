@@ -9,6 +9,7 @@ import {
   continuationStrategy,
   mergeContinuation,
 } from '@message-stream/core';
+import { appendedSince } from '../../text-growth.js';
 import type { AssistantTurn } from '../types.js';
 import type { EffectContext } from './context.js';
 import { streamInto } from './streaming.js';
@@ -44,7 +45,9 @@ export async function continueInPlace(
   ctx.forgetSent(turn.id);
   ctx.dispatch({ type: 'continuation-started', id: turn.id });
   const streamed = await streamInto(ctx, turn.id, request, (state) =>
-    mergeContinuation(base, state, { strategy }),
+    // `appendedSince`: the store's record of each update's appends (recorded before the merge
+    // runs), so the joined text grows by the continuation's new text, with neither read.
+    mergeContinuation(base, state, { strategy, appendedSince }),
   );
   await ctx.afterAnswer(turn.id, streamed, 0);
 }

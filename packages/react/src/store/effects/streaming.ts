@@ -38,6 +38,8 @@ export async function streamInto(
     options.batch ?? 'frame',
     () => {
       if (latest === null) return;
+      // Recorded before the view is made: a continued answer's merge reads the records.
+      appends.made();
       const stream = view(latest);
       appends.published(shown, stream);
       latest = null;
@@ -70,6 +72,7 @@ export async function streamInto(
         scheduler.request();
       },
     });
+    appends.made();
     const shownFinal = view(final);
     // The last update is recorded like the others: drawing it reads only its new text (it
     // read the whole answer again, 1-2 ms at the end of a 250 KB answer).
