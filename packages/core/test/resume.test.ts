@@ -45,6 +45,9 @@ const start = (
 const cut = (events: StreamEvent[]) => endStream(run(events), { type: 'network' });
 const finished = (events: StreamEvent[]) => endStream(run(events));
 const blocks = (state: StreamState): readonly BlockState[] => state.message?.content ?? [];
+/** A streaming answer `id` with one text block, holding `value` when it is not empty. */
+const textAnswer = (id: string, value: string): StreamState =>
+  run([start(id), blockStart(0, { type: 'text', text: '' }), ...(value ? [text(0, value)] : [])]);
 const fullText = (state: StreamState) =>
   blocks(state)
     .filter((b) => b.block.type === 'text')
@@ -549,11 +552,7 @@ describe('joinAtSeam', () => {
   });
 
   it('tells which continuation block a merged text block was joined from', () => {
-    const interrupted = run([
-      start('msg_a'),
-      blockStart(0, { type: 'text', text: '' }),
-      text(0, 'Hi'),
-    ]);
+    const interrupted = textAnswer('msg_a', 'Hi');
     const continuation = run([
       start('msg_b'),
       blockStart(0, { type: 'text', text: '' }),
@@ -577,53 +576,55 @@ describe('joinAtSeam', () => {
   // later tail's start with it: each update must still join as a fresh joinAtSeam would.
   const words = ['the', 'fox', 'brown', 'jumps', 'a', 'fo', 'x', ' ', '. ', '\n', 'é', '🎉'];
   const phrase = fc.array(fc.constantFrom(...words), { maxLength: 24 }).map((w) => w.join(' '));
+  /** An interrupted text, a continuation restating up to 40 of its last characters, its cuts. */
+  const seamCase = fc
+    .record({
+      head: phrase.map((words) => `So ${words}`),
+      restated: fc.nat(40),
+      rest: phrase,
+      cuts: fc.array(fc.nat(12), { minLength: 1, maxLength: 30 }),
+    })
+    .map(({ head, restated, rest, cuts }) => ({
+      head,
+      rest,
+      tail: head.slice(head.length - Math.min(restated, head.length)) + rest,
+      cuts,
+    }));
   it('joins a continuation streamed in any pieces as joinAtSeam joins each version whole', () => {
     fc.assert(
-      fc.property(
-        phrase.map((words) => `So ${words}`),
-        fc.nat(40),
-        phrase,
-        fc.array(fc.nat(12), { minLength: 1, maxLength: 30 }),
-        fc.boolean(),
-        (head, restated, rest, cuts, restart) => {
-          const tail = head.slice(head.length - Math.min(restated, head.length)) + rest;
-          const interrupted = run([
-            start('msg_a'),
-            blockStart(0, { type: 'text', text: '' }),
-            text(0, head),
-          ]);
-          let continuation = run([start('msg_b'), blockStart(0, { type: 'text', text: '' })]);
-          const joined = () => {
-            const merged = mergeContinuation(interrupted, continuation, {
-              strategy: 'user-message',
-            });
-            return (merged.message?.content.at(-1)?.block as { text?: string } | undefined)?.text;
-          };
-          // A second message_start (a spliced retry) starts the text again: a seam decided
-          // for the first text must not be taken for the second.
-          const versions = restart ? [`${rest}!`, tail] : [tail];
-          for (const version of versions) {
-            let at = 0;
-            let sent = '';
-            for (const cut of [...cuts, version.length]) {
-              const piece = version.slice(at, at + cut + 1);
-              at += piece.length;
-              if (piece === '') continue;
-              sent += piece;
-              continuation = reduceStream(continuation, text(0, piece));
-              expect(joined()).toBe(joinAtSeam(head, sent, true, true));
-            }
-            if (version !== versions.at(-1)) {
-              continuation = run(
-                [start('msg_c'), blockStart(0, { type: 'text', text: '' })],
-                continuation,
-              );
-            }
+      fc.property(seamCase, fc.boolean(), ({ head, rest, tail, cuts }, restart) => {
+        const interrupted = textAnswer('msg_a', head);
+        let continuation = textAnswer('msg_b', '');
+        const joined = () => {
+          const merged = mergeContinuation(interrupted, continuation, {
+            strategy: 'user-message',
+          });
+          return (merged.message?.content.at(-1)?.block as { text?: string } | undefined)?.text;
+        };
+        // A second message_start (a spliced retry) starts the text again: a seam decided
+        // for the first text must not be taken for the second.
+        const versions = restart ? [`${rest}!`, tail] : [tail];
+        for (const version of versions) {
+          let at = 0;
+          let sent = '';
+          for (const cut of [...cuts, version.length]) {
+            const piece = version.slice(at, at + cut + 1);
+            at += piece.length;
+            if (piece === '') continue;
+            sent += piece;
+            continuation = reduceStream(continuation, text(0, piece));
+            expect(joined()).toBe(joinAtSeam(head, sent, true, true));
           }
-          continuation = reduceStream(continuation, blockStop(0));
-          expect(joined()).toBe(joinAtSeam(head, tail, false, true));
-        },
-      ),
+          if (version !== versions.at(-1)) {
+            continuation = run(
+              [start('msg_c'), blockStart(0, { type: 'text', text: '' })],
+              continuation,
+            );
+          }
+        }
+        continuation = reduceStream(continuation, blockStop(0));
+        expect(joined()).toBe(joinAtSeam(head, tail, false, true));
+      }),
       { numRuns: 300 },
     );
   });
@@ -649,19 +650,11 @@ describe('joinAtSeam', () => {
   it('joins as it would without appendedSince, given each update’s append', () => {
     fc.assert(
       fc.property(
-        phrase.map((words) => `So ${words}`),
-        fc.nat(40),
-        phrase,
-        fc.array(fc.nat(12), { minLength: 1, maxLength: 30 }),
+        seamCase,
         fc.constantFrom('user-message', 'prefill') as fc.Arbitrary<ResumeStrategy>,
-        (head, restated, rest, cuts, strategy) => {
-          const tail = head.slice(head.length - Math.min(restated, head.length)) + rest;
-          const interrupted = run([
-            start('msg_a'),
-            blockStart(0, { type: 'text', text: '' }),
-            text(0, head),
-          ]);
-          let continuation = run([start('msg_b'), blockStart(0, { type: 'text', text: '' })]);
+        ({ head, tail, cuts }, strategy) => {
+          const interrupted = textAnswer('msg_a', head);
+          let continuation = textAnswer('msg_b', '');
           const journal = appendJournal();
           const joined = (appendedSince?: (next: string, base: string) => string | undefined) =>
             firstText(mergeContinuation(interrupted, continuation, { strategy, appendedSince }));
@@ -686,16 +679,8 @@ describe('joinAtSeam', () => {
   });
 
   it('takes the recorded append as the continuation’s new text, reading neither version', () => {
-    const interrupted = run([
-      start('msg_a'),
-      blockStart(0, { type: 'text', text: '' }),
-      text(0, 'The quick brown fox'),
-    ]);
-    let continuation = run([
-      start('msg_b'),
-      blockStart(0, { type: 'text', text: '' }),
-      text(0, ' jumps over'),
-    ]);
+    const interrupted = textAnswer('msg_a', 'The quick brown fox');
+    let continuation = textAnswer('msg_b', ' jumps over');
     const first = firstText(continuation);
     const textOfMerge = (appendedSince: (next: string, base: string) => string | undefined) =>
       firstText(
