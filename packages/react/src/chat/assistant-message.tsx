@@ -20,6 +20,7 @@ import {
 } from '../markdown/display-progress.js';
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
+import { shownBranch } from '../store/tree.js';
 import type { AssistantTurn } from '../store/types.js';
 import { answerGoesOn, answerParts } from './answer-round.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -83,6 +84,13 @@ const waitingDescription = (error: AssistantTurn['stream']['error']): string | u
   error?.retryAfterMs !== undefined && error.retryable
     ? 'Too many requests: the service asked to wait before trying again.'
     : undefined;
+
+/** The turn is the newest of its versions (or has none): what a retry by itself may act on. */
+function isNewestVersion(store: ChatStore | undefined, turnId: string): boolean {
+  if (!store) return true;
+  const { index, count } = shownBranch(store.getState().tree, turnId);
+  return index === count - 1;
+}
 
 /** What the parts of one answer were billed together: each request's tokens, added up. */
 function usageOf(parts: readonly AssistantTurn[]): Usage {
@@ -281,43 +289,50 @@ function AnswerEnd({
           onResume={actions.resume}
           onRetry={actions.retry}
           busy={busy}
+          // An older version shown again: a retry by itself would add a version (a request)
+          // nobody asked for, each time it is shown.
+          autoRetry={isNewestVersion(branchStore, turn.id)}
           // The notice above says what happened; a stop by the user has its mark.
           label={null}
         />
       ) : null}
-      {settled && actions && (markdown !== '' || stream.message !== null) ? (
+      {settled && actions ? (
+        // Empty (hidden by CSS) for a lone answer that failed before anything arrived; a
+        // version of several keeps its picker, or there would be no way back from it.
         <div className="ms-message__footer">
           {branchStore ? <BranchPicker store={branchStore} turnId={first} /> : null}
           {branchStore && first !== turn.id ? (
             // Versions of the part after the tools, made before Regenerate took the whole answer.
             <BranchPicker store={branchStore} turnId={turn.id} label="Version of the last part" />
           ) : null}
-          <MessageActions
-            copyText={markdown === '' ? undefined : markdown}
-            onRegenerate={actions.regenerate ? () => actions.regenerate?.(first) : undefined}
-            onFeedback={
-              actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined
-            }
-            feedback={feedback}
-            busy={busy}
-            label="Answer actions"
-          >
-            {showUsage && usage ? (
-              <UsageBadge
-                usage={parts.length === 1 ? usage : usageOf(parts)}
-                partial={parts.some((part) => isPartialUsage(part.stream))}
+          {markdown !== '' || stream.message !== null ? (
+            <MessageActions
+              copyText={markdown === '' ? undefined : markdown}
+              onRegenerate={actions.regenerate ? () => actions.regenerate?.(first) : undefined}
+              onFeedback={
+                actions.feedback ? (value) => actions.feedback?.(turn.id, value) : undefined
+              }
+              feedback={feedback}
+              busy={busy}
+              label="Answer actions"
+            >
+              {showUsage && usage ? (
+                <UsageBadge
+                  usage={parts.length === 1 ? usage : usageOf(parts)}
+                  partial={parts.some((part) => isPartialUsage(part.stream))}
+                />
+              ) : null}
+              <StreamDetails
+                stream={stream}
+                timings={{
+                  startedAt: turn.startedAt,
+                  firstTokenAt: firstTokenAt ?? turn.firstContentAt,
+                  finishedAt: turn.finishedAt,
+                }}
+                downloads={parts.flatMap((part) => downloadsOf(part, recorder))}
               />
-            ) : null}
-            <StreamDetails
-              stream={stream}
-              timings={{
-                startedAt: turn.startedAt,
-                firstTokenAt: firstTokenAt ?? turn.firstContentAt,
-                finishedAt: turn.finishedAt,
-              }}
-              downloads={parts.flatMap((part) => downloadsOf(part, recorder))}
-            />
-          </MessageActions>
+            </MessageActions>
+          ) : null}
         </div>
       ) : null}
     </>

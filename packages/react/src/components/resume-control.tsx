@@ -57,6 +57,13 @@ export interface ResumeControlProps {
   /** A resume or retry is under way: the buttons are disabled to prevent a second one. */
   busy?: boolean;
   /**
+   * Retry by itself when a server's `retry-after` wait ends (default true), once per error
+   * however often the control mounts. Pass false where a retry would be a request nobody
+   * asked for: an older version of an answer shown again, whose retry would add a version.
+   * Without it the control shows Retry alone, no countdown.
+   */
+  autoRetry?: boolean;
+  /**
    * The words before the buttons; by default they say the answer stopped or did not finish.
    * `null` when a notice beside the control already says it (the group is then named
    * "Recover the answer" for screen readers), so a failure is said once.
@@ -67,7 +74,7 @@ export interface ResumeControlProps {
 }
 
 /** Seconds left until `deadline`, ticking once a second; 0 when there is no deadline. */
-function useCountdown(waitMs: number | undefined, key: unknown): number {
+function useCountdown(waitMs: number | undefined, key: StreamError | null | undefined): number {
   const [deadline] = useDeadline(waitMs, key);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -78,17 +85,30 @@ function useCountdown(waitMs: number | undefined, key: unknown): number {
   return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
+/**
+ * When each error's wait ends, fixed when it first shows, and kept past the control: the
+ * control unmounts while another version of the answer is shown (or its turn scrolls out of a
+ * long log), and mounted again it must not start the wait over.
+ */
+const deadlines = new WeakMap<StreamError, number | null>();
+/** Errors already retried by the control itself: at most once each, across mounts. */
+const autoRetried = new WeakSet<StreamError>();
+
 /** The moment the wait ends, fixed when the error (`key`) first shows. */
-function useDeadline(waitMs: number | undefined, key: unknown): [number | null] {
+function useDeadline(
+  waitMs: number | undefined,
+  key: StreamError | null | undefined,
+): [number | null] {
   const seen = useRef<{ key: unknown; deadline: number | null }>({
     key: undefined,
     deadline: null,
   });
   if (seen.current.key !== key) {
-    seen.current = {
-      key,
-      deadline: waitMs !== undefined && waitMs > 0 ? Date.now() + waitMs : null,
-    };
+    const known = key ? deadlines.get(key) : undefined;
+    const deadline =
+      known !== undefined ? known : waitMs !== undefined && waitMs > 0 ? Date.now() + waitMs : null;
+    if (key && known === undefined) deadlines.set(key, deadline);
+    seen.current = { key, deadline };
   }
   return [seen.current.deadline];
 }
@@ -106,6 +126,7 @@ export function ResumeControl({
   onResume,
   onRetry,
   busy = false,
+  autoRetry = true,
   label,
   className,
 }: ResumeControlProps): ReactElement | null {
@@ -117,14 +138,14 @@ export function ResumeControl({
     : canRecover(status, error)
       ? ['resume', 'retry']
       : [];
-  const waitMs = actions.length === 1 && actions[0] === 'retry' ? error?.retryAfterMs : undefined;
+  const waitMs =
+    autoRetry && actions.length === 1 && actions[0] === 'retry' ? error?.retryAfterMs : undefined;
   const seconds = useCountdown(waitMs, error);
   const waiting = waitMs !== undefined && seconds > 0;
-  const retried = useRef<unknown>(null);
   useEffect(() => {
     // The wait is over: retry once for this error, as the server asked.
-    if (waitMs === undefined || seconds > 0 || busy || retried.current === error) return;
-    retried.current = error;
+    if (waitMs === undefined || seconds > 0 || busy || !error || autoRetried.has(error)) return;
+    autoRetried.add(error);
     onRetry();
   }, [waitMs, seconds, busy, error, onRetry]);
   if (actions.length === 0) return null;

@@ -429,6 +429,29 @@ describe('<ChatStream/> shell', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('retries a rate limit by itself once, and never from an older version shown again', async () => {
+    const { send, store, user, requests } = setup(
+      'spec-basic-text;fault=http:rate-limit;times=1;retry-after-ms=200',
+      { retry: false },
+    );
+    await send('Hi');
+    await waitFor(() => expect(screen.getByText(/^Retrying in \d s$/)).toBeDefined());
+    // The wait ends: one retry, as the server asked; it answers, as a second version.
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(requests).toHaveLength(2);
+    expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined();
+    // The failed version, which holds no message, keeps its picker: the way back.
+    await user.click(screen.getByRole('button', { name: 'Previous version' }));
+    expect(screen.getByRole('group', { name: 'Version 1 of 2' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByText(/^Retrying in/)).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(requests).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Next version' }));
+    expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined();
+    expect(screen.getByText('Hello!')).toBeDefined();
+  });
+
   it('keeps the mark on an earlier interrupted answer after the next message, without its alert', async () => {
     const { send, store, requests } = setup('text-pings;fault=drop-after-events:9;times=1');
     await send('First');

@@ -135,6 +135,41 @@ describe('recoveryFor and ResumeControl with a stream', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the wait and the one retry per error when it unmounts and mounts again', () => {
+    vi.useFakeTimers();
+    const onRetry = vi.fn();
+    const state = rateLimited(3000);
+    const first = render(<ResumeControl stream={state} onResume={noop} onRetry={onRetry} />);
+    act(() => vi.advanceTimersByTime(2100));
+    first.unmount();
+    // Shown again (another version was looked at in between): the wait goes on, not over.
+    const second = render(<ResumeControl stream={state} onResume={noop} onRetry={onRetry} />);
+    expect(screen.getByText('Retrying in 1 s')).toBeDefined();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    second.unmount();
+    render(<ResumeControl stream={state} onResume={noop} onRetry={onRetry} />);
+    act(() => vi.advanceTimersByTime(5000));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('with autoRetry off, offers Retry alone: no countdown, no retry by itself', () => {
+    vi.useFakeTimers();
+    const onRetry = vi.fn();
+    render(
+      <ResumeControl
+        stream={rateLimited(1000)}
+        onResume={noop}
+        onRetry={onRetry}
+        autoRetry={false}
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByText(/^Retrying in/)).toBeNull();
+    act(() => vi.advanceTimersByTime(5000));
+    expect(onRetry).not.toHaveBeenCalled();
+  });
+
   it('names the group when the notice beside it says what happened (label null)', async () => {
     render(
       <ResumeControl stream={await interrupted()} onResume={noop} onRetry={noop} label={null} />,
