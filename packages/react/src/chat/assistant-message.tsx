@@ -6,7 +6,7 @@ import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
 import { type BlockRenderers, ContentBlockView } from '../components/content-block-view.js';
 import { type Feedback, MessageActions } from '../components/message-actions.js';
-import { ResumeControl } from '../components/resume-control.js';
+import { ResumeControl, recoveryFor } from '../components/resume-control.js';
 import { StopReasonNotice } from '../components/stop-reason-notice.js';
 import { StreamDetails, type StreamDownload } from '../components/stream-details.js';
 import { StreamErrorNotice } from '../components/stream-error-notice.js';
@@ -77,13 +77,30 @@ export interface AssistantMessageProps {
 }
 
 /**
- * A rate limit with a wait: the countdown beside Retry says how long, so the notice does not
- * repeat a number that would go stale.
+ * Failures whose own sentence ends "then resume", said again for when nothing arrived: the
+ * control beside the notice then offers Retry, not Resume.
  */
-const waitingDescription = (error: AssistantTurn['stream']['error']): string | undefined =>
-  error?.retryAfterMs !== undefined && error.retryable
-    ? 'Too many requests: the service asked to wait before trying again.'
+const BEFORE_ANYTHING: Readonly<Record<string, string>> = {
+  network_error:
+    'The network connection failed before the answer started. Check your connection, then try again.',
+  stream_interrupted: 'The answer was cut off before any of it arrived. Try again.',
+  idle_timeout: 'No answer arrived for too long. Try again.',
+};
+
+/**
+ * The notice's words where the error's own would not fit what is offered beside it: a rate
+ * limit with a wait (the countdown beside Retry says how long, so the notice does not repeat
+ * a number that would go stale), and a failure before anything arrived (Retry, not Resume).
+ */
+function noticeDescription(stream: AssistantTurn['stream']): string | undefined {
+  const error = stream.error;
+  if (error?.retryAfterMs !== undefined && error.retryable) {
+    return 'Too many requests: the service asked to wait before trying again.';
+  }
+  return error && recoveryFor(stream) === 'retry' && Object.hasOwn(BEFORE_ANYTHING, error.type)
+    ? BEFORE_ANYTHING[error.type]
     : undefined;
+}
 
 /** The turn is the newest of its versions (or has none): what a retry by itself may act on. */
 function isNewestVersion(store: ChatStore | undefined, turnId: string): boolean {
@@ -280,7 +297,7 @@ function AnswerEnd({
         <StreamErrorNotice
           error={stream.error}
           status={stream.status}
-          description={waitingDescription(stream.error)}
+          description={noticeDescription(stream)}
         />
       ) : null}
       {last && final && actions?.resume && actions.retry ? (

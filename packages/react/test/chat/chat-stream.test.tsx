@@ -429,6 +429,20 @@ describe('<ChatStream/> shell', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('says "try again", not "resume", beside Retry for a network failure before anything arrived', async () => {
+    const { send, store } = setup('spec-basic-text;fault=network-error;times=1', {
+      retry: false,
+    });
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).not.toBe('streaming'));
+    await waitFor(() => expect(screen.getByRole('alert')).toBeDefined());
+    expect(screen.getByRole('alert').textContent).toContain(
+      'The network connection failed before the answer started. Check your connection, then try again.',
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+  });
+
   it('retries a rate limit by itself once, and never from an older version shown again', async () => {
     const { send, store, user, requests } = setup(
       'spec-basic-text;fault=http:rate-limit;times=1;retry-after-ms=200',

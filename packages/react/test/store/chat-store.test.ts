@@ -422,7 +422,13 @@ describe('createChatStore: messages and persistence', () => {
     await after.restored;
     before.getState().stop();
     expect(after.getState().status).toBe('interrupted');
-    expect(lastAnswer(after.getState()).stream.error?.type).toBe('network_error');
+    // Said as what happened (a reload), not as a network failure.
+    expect(lastAnswer(after.getState()).stream.error).toMatchObject({
+      type: 'stream_interrupted',
+      retryable: true,
+      description:
+        'The page was closed or reloaded before the answer finished. Resume to continue it.',
+    });
     const partial = textOf(lastAnswer(after.getState()).stream);
     expect(partial.length).toBeGreaterThan(0);
     expect(full.startsWith(partial)).toBe(true);

@@ -3,7 +3,13 @@
  * the page went away cannot continue that connection: it ends as interrupted, ready to
  * resume, on whichever branch it was. A tool that was running has no result to give.
  */
-import { endStream, isFinalStatus, isPlainObject } from '@message-stream/core';
+import {
+  createStreamError,
+  endStream,
+  isFinalStatus,
+  isPlainObject,
+  type StreamError,
+} from '@message-stream/core';
 import { linearTree, ROOT, recordOf, setEntry } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
 import { DEFAULT_DENIAL, DENIED_BY_NEW_MESSAGE, STOPPED_RESULT } from './tool-loop.js';
@@ -15,17 +21,25 @@ const RELOADED: ToolResultState = {
   endedBy: 'reload',
 };
 
+/** An answer the page left while it streamed: cut off, and resumable like any. */
+const RELOADED_MID_ANSWER: StreamError = {
+  ...createStreamError({
+    type: 'stream_interrupted',
+    message: 'The page was closed or reloaded while this answer was streaming.',
+  }),
+  description: 'The page was closed or reloaded before the answer finished. Resume to continue it.',
+};
+
 function settleTurn(turn: Turn): Turn {
   if (turn.role !== 'assistant') return turn;
   // A record from an older or damaged store may lack its results: none is no result.
   let next: AssistantTurn = isPlainObject(turn.toolResults) ? turn : { ...turn, toolResults: {} };
   if (!isFinalStatus(turn.stream.status)) {
+    const ended = endStream(turn.stream);
+    // Said as what happened: as a network error it read "The network connection failed".
     next = {
       ...next,
-      stream: endStream(turn.stream, {
-        type: 'network',
-        message: 'The page was closed or reloaded while this answer was streaming.',
-      }),
+      stream: ended.status === 'interrupted' ? { ...ended, error: RELOADED_MID_ANSWER } : ended,
     };
   }
   const results = Object.values(next.toolResults);
