@@ -52,6 +52,7 @@ export { answerMarkdown, userText } from './chat/turn-text.js';
 export type { UserMessageProps } from './chat/user-message.js';
 export {
   isPartialUsage,
+  partialUsage,
   resultText,
   type StopReasonInfo,
   type StreamTimings,

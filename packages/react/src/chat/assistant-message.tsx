@@ -1,6 +1,6 @@
 import { isFinalStatus, type Usage } from '@message-stream/core';
 import { memo, type ReactElement, useCallback, useEffect, useLayoutEffect, useState } from 'react';
-import { isPartialUsage } from '../components/answer-info.js';
+import { partialUsage } from '../components/answer-info.js';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -107,6 +107,13 @@ function isNewestVersion(store: ChatStore | undefined, turnId: string): boolean 
   if (!store) return true;
   const { index, count } = shownBranch(store.getState().tree, turnId);
   return index === count - 1;
+}
+
+/** What the usage of an answer's parts leaves out: `UsageBadge`'s `partial`. */
+function partialOf(parts: readonly AssistantTurn[]): boolean | 'earlier-attempt' {
+  const reasons = parts.map((part) => partialUsage(part.stream));
+  if (reasons.includes('unfinished')) return true;
+  return reasons.includes('earlier-attempt') ? 'earlier-attempt' : false;
 }
 
 /** What the parts of one answer were billed together: each request's tokens, added up. */
@@ -336,7 +343,7 @@ function AnswerEnd({
               {showUsage && usage ? (
                 <UsageBadge
                   usage={parts.length === 1 ? usage : usageOf(parts)}
-                  partial={parts.some((part) => isPartialUsage(part.stream))}
+                  partial={partialOf(parts)}
                 />
               ) : null}
               <StreamDetails

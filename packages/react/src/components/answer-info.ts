@@ -60,14 +60,28 @@ export function stopReasonInfo(stream: StreamState): StopReasonInfo | null {
   }
 }
 
-/** Whether an answer's usage leaves out output it was billed for (see `partial`). */
-export function isPartialUsage(stream: {
+/** What `isPartialUsage` and `partialUsage` read of an answer's stream. */
+interface UsageSource {
   readonly status: string;
   readonly stopReceived: boolean;
   readonly attempts?: readonly { readonly status: string }[];
-}): boolean {
-  if (!stream.stopReceived && stream.status !== 'complete') return true;
-  return (stream.attempts ?? []).some((attempt) => attempt.status !== 'complete');
+}
+
+/**
+ * Why an answer's usage leaves out output it was billed for: it did not finish
+ * (`'unfinished'`), or it did, continued after an earlier request of it was cut off before
+ * the API reported that request's output (`'earlier-attempt'`); null when nothing is left out.
+ */
+export function partialUsage(stream: UsageSource): 'unfinished' | 'earlier-attempt' | null {
+  if (!stream.stopReceived && stream.status !== 'complete') return 'unfinished';
+  return (stream.attempts ?? []).some((attempt) => attempt.status !== 'complete')
+    ? 'earlier-attempt'
+    : null;
+}
+
+/** Whether an answer's usage leaves out output it was billed for (see `partialUsage`). */
+export function isPartialUsage(stream: UsageSource): boolean {
+  return partialUsage(stream) !== null;
 }
 
 /** When an answer's request went out, its first content showed, and it ended (epoch ms). */
@@ -80,7 +94,8 @@ export interface StreamTimings {
 /** Figures for the details: tokens, time to first token, tokens per second. */
 export function streamFigures(stream: StreamState, timings: StreamTimings = {}) {
   const usage = stream.message?.usage ?? {};
-  const partial = isPartialUsage(stream);
+  const partialReason = partialUsage(stream);
+  const partial = partialReason !== null;
   const num = (value: unknown): number | undefined =>
     typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   const output = partial ? undefined : num(usage.output_tokens);
@@ -99,6 +114,7 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
     input: num(usage.input_tokens),
     output,
     partial,
+    partialReason,
     cacheRead: num(usage.cache_read_input_tokens),
     cacheWrite: num(usage.cache_creation_input_tokens),
     ttftMs,

@@ -33,7 +33,11 @@ export function StreamDetailsBody({
   rows.push(['Input tokens', tokens(figures.input)]);
   rows.push([
     'Output tokens',
-    figures.partial ? 'Not reported (the answer did not finish)' : tokens(figures.output),
+    figures.partialReason === 'unfinished'
+      ? 'Not reported (the answer did not finish)'
+      : figures.partialReason === 'earlier-attempt'
+        ? 'Not fully reported (a request before the resume was cut off before its count)'
+        : tokens(figures.output),
   ]);
   if (figures.cacheRead) rows.push(['Cache read', tokens(figures.cacheRead)]);
   if (figures.cacheWrite) rows.push(['Cache write', tokens(figures.cacheWrite)]);

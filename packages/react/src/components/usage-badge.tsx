@@ -8,11 +8,13 @@ export interface UsageBadgeProps {
   /** Locale for the numbers ("1,234"); the reader's own by default. */
   locale?: string;
   /**
-   * The answer did not finish (or one of its attempts did not): the API reports output
-   * tokens only at the end, so the count it holds is not the answer's. The output count is
-   * left out and the badge says "partial" instead, never a misleading "1 out".
+   * The answer did not finish (`true`), or it did after an earlier request of it was cut off
+   * (`'earlier-attempt'`, a resumed answer): the API reports output tokens only at the end,
+   * so the count it holds is not the answer's. The output count is left out and the badge
+   * says "partial" instead, never a misleading "1 out"; screen readers hear which (see
+   * `partialUsage`).
    */
-  partial?: boolean;
+  partial?: boolean | 'earlier-attempt';
   /** Extra class names on the root element, for your own styles. */
   className?: string;
 }
@@ -84,7 +86,10 @@ export const UsageBadge = memo(function UsageBadge({
     items.push({
       key: 'partial',
       short: 'partial',
-      long: 'output not reported, the answer did not finish',
+      long:
+        partial === 'earlier-attempt'
+          ? 'output not fully reported, a request before the resume was cut off'
+          : 'output not reported, the answer did not finish',
     });
   }
   return (

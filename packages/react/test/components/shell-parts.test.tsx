@@ -7,7 +7,7 @@ import truncated from '@message-stream/mock/fixtures/truncated-mid-tool.sse?raw'
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stopReasonInfo, streamFigures } from '../../src/components/answer-info.js';
+import { partialUsage, stopReasonInfo, streamFigures } from '../../src/components/answer-info.js';
 import { EmptyState } from '../../src/components/empty-state.js';
 import { MessageActions } from '../../src/components/message-actions.js';
 import { ResumeControl, recoveryFor } from '../../src/components/resume-control.js';
@@ -187,6 +187,21 @@ describe('UsageBadge partial', () => {
     expect(container.textContent).not.toMatch(/1 out/);
     expect(container.textContent).toMatch(/43 in/);
     expect(container.textContent).toMatch(/partial/);
+    expect(container.textContent).toMatch(/the answer did not finish/);
+  });
+
+  it('says, for a resumed answer, that a request before the resume was cut off', () => {
+    const { container } = render(
+      <UsageBadge
+        usage={{ input_tokens: 86, output_tokens: 40 }}
+        locale="en-US"
+        partial="earlier-attempt"
+      />,
+    );
+    expect(container.textContent).not.toMatch(/40 out/);
+    expect(container.textContent).toMatch(/partial/);
+    expect(container.textContent).toMatch(/a request before the resume was cut off/);
+    expect(container.textContent).not.toMatch(/did not finish/);
   });
 });
 
@@ -321,6 +336,31 @@ describe('StreamDetails', () => {
     expect(figures.partial).toBe(true);
     expect(figures.output).toBeUndefined();
     expect(figures.tokensPerSecond).toBeUndefined();
+  });
+
+  it('says a resumed answer finished, its output not fully reported: partialUsage', async () => {
+    const whole = await finalState(basicText);
+    const attempt = (status: StreamState['status']) => ({
+      messageId: 'msg',
+      status,
+      usage: {},
+      error: null,
+    });
+    const resumed: StreamState = {
+      ...whole,
+      attempts: [attempt('interrupted'), attempt('complete')],
+    };
+    expect(partialUsage(whole)).toBeNull();
+    expect(partialUsage(await interrupted())).toBe('unfinished');
+    expect(partialUsage(resumed)).toBe('earlier-attempt');
+    render(<StreamDetails stream={resumed} locale="en-US" />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stream details' }));
+    const panel = screen.getByRole('dialog', { hidden: true });
+    await waitFor(() => expect(panel.textContent).toMatch(/Output tokens/));
+    expect(panel.textContent).toMatch(
+      /Not fully reported \(a request before the resume was cut off before its count\)/,
+    );
+    expect(panel.textContent).not.toMatch(/did not finish/);
   });
 
   it('lists the figures and offers the recorded stream as an .sse download', async () => {
