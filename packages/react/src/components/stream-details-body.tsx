@@ -68,7 +68,7 @@ export function StreamDetailsBody({
       </dl>
       {downloads.length > 0 ? (
         <div className="ms-details__downloads">
-          {downloads.map((file) => (
+          {downloads.map((file, i) => (
             <button
               key={file.name}
               type="button"
@@ -76,7 +76,10 @@ export function StreamDetailsBody({
               onClick={() => download(file)}
             >
               <Icon name="download" />
-              {downloads.length === 1 ? 'Download raw stream (.sse)' : `Download ${file.name}`}
+              {/* The file keeps its name (the message id); a label of it ran past the panel. */}
+              {downloads.length === 1
+                ? 'Download raw stream (.sse)'
+                : `Download request ${i + 1} of ${downloads.length} (.sse)`}
             </button>
           ))}
           <p className="ms-details__hint">

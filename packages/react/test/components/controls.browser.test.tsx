@@ -1,3 +1,4 @@
+import { createStreamState } from '@message-stream/core';
 import { createMockFetch } from '@message-stream/mock';
 import { act, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -9,6 +10,7 @@ import { CodeBlock } from '../../src/components/code-block.js';
 import { EmptyState } from '../../src/components/empty-state.js';
 import { MessageActions } from '../../src/components/message-actions.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
+import { StreamDetails } from '../../src/components/stream-details.js';
 import { ThreadList } from '../../src/components/thread-list.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import { createChatStore } from '../../src/store/create-chat-store.js';
@@ -255,5 +257,64 @@ describe('control sizes', () => {
         Number.parseFloat(getComputedStyle(element).fontSize) >= 12,
       ]).toEqual([element.className, true]);
     }
+  });
+});
+
+describe('panels that hold long words', () => {
+  it('keeps a conversation’s rename field and Save, with its focus ring, inside a narrow list', async () => {
+    const threads = createThreadStore({
+      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+    });
+    threads.getState().newThread();
+    render(
+      <div style={{ width: 263, overflow: 'auto' }}>
+        <ThreadList store={threads} />
+      </div>,
+    );
+    const rename = screen.getAllByRole('button', { name: /^Rename / })[0] as HTMLElement;
+    await act(async () => rename.click());
+    const field = screen.getByRole('textbox', { name: /^New name for / });
+    const save = screen.getByRole('button', { name: 'Save' });
+    const list = screen.getByRole('navigation').getBoundingClientRect();
+    const ring = 4; // outline 2px wide, 2px off the field
+    expect(field.getBoundingClientRect().left - ring).toBeGreaterThanOrEqual(list.left);
+    expect(save.getBoundingClientRect().right).toBeLessThanOrEqual(list.right);
+    expect((save.parentElement as HTMLElement).scrollWidth).toBeLessThanOrEqual(
+      (save.parentElement as HTMLElement).clientWidth,
+    );
+  });
+
+  it('wraps the downloads of an answer of two requests inside the details panel', async () => {
+    const answer = {
+      ...createStreamState(),
+      status: 'complete' as const,
+      message: {
+        id: 'msg_01ABCDEFGHIJKLMNOPQRSTUV',
+        type: 'message' as const,
+        role: 'assistant' as const,
+        model: 'claude-opus-5',
+        content: [],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 86, output_tokens: 40 },
+      },
+    };
+    const downloads = ['1', '2'].map((n) => ({
+      name: `msg_01ABCDEFGHIJKLMNOPQRSTUV-request-${n}.sse`,
+      text: 'event: ping\ndata: {"type":"ping"}\n\n',
+    }));
+    render(
+      <div style={{ width: 390 }}>
+        <StreamDetails stream={answer} downloads={downloads} />
+      </div>,
+    );
+    await act(async () => screen.getByRole('button', { name: 'Stream details' }).click());
+    const panel = screen.getByRole('dialog');
+    const first = screen.getByRole('button', { name: 'Download request 1 of 2 (.sse)' });
+    expect(screen.getByRole('button', { name: 'Download request 2 of 2 (.sse)' })).toBeDefined();
+    expect(panel.scrollWidth).toBeLessThanOrEqual(panel.clientWidth);
+    expect(first.getBoundingClientRect().right).toBeLessThanOrEqual(
+      panel.getBoundingClientRect().right,
+    );
   });
 });
