@@ -165,8 +165,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // 23.71 kB (+0.1 kB) by the notice's words for a failure before anything arrived, beside
   // Retry ("…then try again"; the error's own sentence said "then resume", beside no Resume);
   // then to 23.81 kB (+0.1 kB) by a resumed answer's usage said as it is (its output not
-  // fully reported, a request before the resume cut off): it said the answer did not finish.
-  [MESSAGE_PARTS_ROW]: 23_810,
+  // fully reported, a request before the resume cut off): it said the answer did not finish;
+  // then to 23.91 kB (+0.1 kB) by a sent message's files shown with their names and exact sizes
+  // (`attachmentsOf` with the turn's `fileNames`, one function where the message view had a
+  // copy of its own): a sent image showed as "Image", a byte more than its file.
+  [MESSAGE_PARTS_ROW]: 23_910,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

@@ -1,4 +1,3 @@
-import type { ContentBlockParam } from '@message-stream/core';
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -13,39 +12,9 @@ import { AttachmentList } from '../components/attachment-list.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
-import type { Attachment, AttachmentMediaType, UserTurn } from '../store/types.js';
+import { attachmentsOf } from '../store/sent-attachments.js';
+import type { UserTurn } from '../store/types.js';
 import { userText } from './turn-text.js';
-
-interface SourceBlock {
-  readonly type: string;
-  readonly title?: unknown;
-  readonly source?: { readonly media_type?: unknown; readonly data?: unknown };
-}
-
-/** The images and documents the user sent, shown as a read-only attachment list. */
-function sentAttachments(turn: UserTurn): Attachment[] {
-  if (typeof turn.content === 'string') return [];
-  return (turn.content as readonly ContentBlockParam[]).flatMap((block, i): Attachment[] => {
-    const { type, title, source } = block as SourceBlock;
-    if ((type !== 'image' && type !== 'document') || typeof source?.data !== 'string') return [];
-    const mediaType = String(source.media_type ?? '') as AttachmentMediaType;
-    const base64 = mediaType !== 'text/plain';
-    return [
-      {
-        id: `${turn.id}-${i}`,
-        name:
-          typeof title === 'string' && title !== ''
-            ? title
-            : type === 'image'
-              ? 'Image'
-              : 'Document',
-        mediaType,
-        size: base64 ? Math.floor((source.data.length * 3) / 4) : source.data.length,
-        data: source.data,
-      },
-    ];
-  });
-}
 
 export interface UserMessageProps {
   /** The turn to show, from the store. */
@@ -75,7 +44,7 @@ export const UserMessage = memo(function UserMessage({
   actions = true,
 }: UserMessageProps): ReactElement {
   const text = userText(turn);
-  const attachments = sentAttachments(turn);
+  const attachments = attachmentsOf(turn.content, turn.fileNames);
   const [draft, setDraft] = useState<string | null>(null);
   const root = useRef<HTMLElement>(null);
   // Closing the editor without sending unmounts the focused field: focus goes back to Edit.

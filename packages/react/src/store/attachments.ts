@@ -3,7 +3,7 @@
  * `document` blocks, text (notes, data, source code) as a text `document`. Checked against the Messages API's
  * limits before anything is read or sent, so a refusal names the file and the limit.
  */
-import type { ContentBlockParam, MessageParam } from '@message-stream/core';
+import type { ContentBlockParam } from '@message-stream/core';
 import type { Attachment, AttachmentMediaType } from './types.js';
 
 const MB = 1024 * 1024;
@@ -221,30 +221,4 @@ export async function resolveAttachments(
   return resolved;
 }
 
-/**
- * The attachments a sent user message carries (its `image` and `document` blocks with
- * inline data), for showing them: `<AttachmentList attachments={attachmentsOf(turn.content)} />`.
- */
-export function attachmentsOf(content: MessageParam['content']): Attachment[] {
-  if (typeof content === 'string') return [];
-  const found: Attachment[] = [];
-  content.forEach((block, index) => {
-    if (block.type !== 'image' && block.type !== 'document') return;
-    const source = (block as { source?: { type?: unknown; media_type?: unknown; data?: unknown } })
-      .source;
-    if (typeof source?.data !== 'string' || typeof source.media_type !== 'string') return;
-    const mediaType = attachmentMediaType('', source.media_type);
-    if (mediaType === null) return;
-    const title = (block as { title?: unknown }).title;
-    const size =
-      source.type === 'base64' ? Math.floor((source.data.length * 3) / 4) : source.data.length;
-    found.push({
-      id: `block_${index}`,
-      name: typeof title === 'string' ? title : block.type === 'image' ? 'Image' : 'Document',
-      mediaType,
-      size,
-      data: source.data,
-    });
-  });
-  return found;
-}
+export { attachmentsOf } from './sent-attachments.js';

@@ -31,6 +31,7 @@ import type {
   ChatStoreOptions,
   ConversationTree,
   Turn,
+  UserTurn,
 } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
@@ -62,6 +63,32 @@ const requestForm = (turn: Turn): MessageParam | null => {
   const message = toMessageParam(turn);
   return message === null ? null : Object.freeze(message);
 };
+
+/**
+ * A user turn's new version: text alone replaces its text and keeps the files it was sent
+ * with (an edit of the words must not drop them), with their names; blocks replace it all.
+ */
+function editedContent(
+  target: Turn,
+  content: string | ContentBlockParam[],
+): Pick<UserTurn, 'content' | 'fileNames'> {
+  if (typeof content !== 'string' || target.role !== 'user' || typeof target.content === 'string') {
+    return { content };
+  }
+  const kept = target.content.flatMap((block, i) =>
+    block.type === 'image' || block.type === 'document' ? [i] : [],
+  );
+  if (kept.length === 0) return { content };
+  const text: ContentBlockParam[] = content.trim() === '' ? [] : [{ type: 'text', text: content }];
+  const names = target.fileNames;
+  return {
+    content: [
+      ...kept.map((i) => (target.content as ContentBlockParam[])[i] as ContentBlockParam),
+      ...text,
+    ],
+    ...(names ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
+  };
+}
 
 let nextId = 0;
 const newId = (prefix: string) =>
@@ -265,6 +292,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     send: (content, sendOptions) =>
       run(async () => {
         let blocks: ContentBlockParam[] | string = content;
+        let fileNames: string[] | undefined;
         const files = sendOptions?.attachments ?? [];
         if (files.length > 0) {
           try {
@@ -278,6 +306,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
                   : [{ type: 'text', text: content }];
             // Files first: the API reads a question best after what it is about.
             blocks = [...attachments.map(attachmentBlock), ...text];
+            fileNames = attachments.map((attachment) => attachment.name);
           } catch (cause) {
             const error = createStreamError({
               type: 'attachment_error',
@@ -292,7 +321,12 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         }
         flight.abort();
         const parentId = settleBeforeNewMessage(ctx);
-        const turn: Turn = { id: newId('user'), role: 'user', content: blocks };
+        const turn: Turn = {
+          id: newId('user'),
+          role: 'user',
+          content: blocks,
+          ...(fileNames ? { fileNames } : {}),
+        };
         dispatch({ type: 'user-turn-added', turn, parentId });
         await ctx.answer(turn.id, 0);
       }),
@@ -331,7 +365,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         await stopAndSettle();
         const parentId = parentOf(model.tree, turnId) ?? ROOT;
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
-        const turn: Turn = { id: newId('user'), role: 'user', content };
+        const turn: Turn = { id: newId('user'), role: 'user', ...editedContent(target, content) };
         dispatch({ type: 'user-turn-added', turn, parentId });
         await ctx.answer(turn.id, 0);
       }),

@@ -14,6 +14,12 @@ export interface UserTurn {
   readonly id: string;
   readonly role: 'user';
   readonly content: MessageParam['content'];
+  /**
+   * The name of the file each of `content`'s blocks was made from, by position (`null` for a
+   * block that was none), for showing them: an image block has no title on the wire. Kept
+   * with the turn, never sent.
+   */
+  readonly fileNames?: readonly (string | null)[];
 }
 
 /**
@@ -262,7 +268,9 @@ export interface ChatActions {
   denyToolCall(toolUseId: string, reason?: string): Promise<void>;
   /**
    * Sends `content` as a new version of the user turn `turnId` (a sibling, shown from now
-   * on) and streams its answer. An answer streaming meanwhile is stopped first.
+   * on) and streams its answer. An answer streaming meanwhile is stopped first. Text alone
+   * replaces the message's text: the files it was sent with stay (blocks in `content` replace
+   * them).
    */
   edit(turnId: string, content: string | ContentBlockParam[]): Promise<void>;
   /**

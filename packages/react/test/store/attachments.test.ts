@@ -7,11 +7,12 @@ import {
   ATTACHMENT_LIMITS,
   AttachmentError,
   attachmentMediaType,
+  attachmentsOf,
   checkAttachment,
   readAttachment,
 } from '../../src/attachments.js';
-import { createChatStore } from '../../src/index.js';
-import { scriptedFetch } from './support.js';
+import { createChatStore, type UserTurn } from '../../src/index.js';
+import { scriptedFetch, sse, textAnswer } from './support.js';
 
 const MB = 1024 * 1024;
 
@@ -147,5 +148,52 @@ describe('attachment limits', () => {
     expect(store.getState().error?.message).toBe(
       'These attachments are too large together (40.0 MB encoded): a request may be at most 32 MB in all.',
     );
+  });
+});
+
+describe('a sent message’s attachments', () => {
+  // A PNG's signature and two more bytes: 10 bytes, which base64 pads with "==".
+  const photo = () =>
+    new File(
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2])],
+      'photo.png',
+      {
+        type: 'image/png',
+      },
+    );
+  const notes = () => new File(['Some notes.'], 'notes.txt', { type: 'text/plain' });
+  const userTurns = (store: ReturnType<typeof createChatStore>) =>
+    store.getState().turns.filter((turn): turn is UserTurn => turn.role === 'user');
+
+  it('keeps each file’s name and exact size, an image’s too (its block has no title)', async () => {
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Seen.')));
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    await store.getState().send('What is this?', { attachments: [photo(), notes()] });
+    const [turn] = userTurns(store);
+    expect(turn?.fileNames).toEqual(['photo.png', 'notes.txt']);
+    const shown = attachmentsOf(turn?.content ?? '', turn?.fileNames);
+    expect(shown.map(({ name, size, mediaType }) => ({ name, size, mediaType }))).toEqual([
+      { name: 'photo.png', size: 10, mediaType: 'image/png' },
+      { name: 'notes.txt', size: 11, mediaType: 'text/plain' },
+    ]);
+    // Without the names (a message restored from elsewhere): what the blocks say.
+    expect(attachmentsOf(turn?.content ?? '').map((a) => a.name)).toEqual(['Image', 'notes.txt']);
+  });
+
+  it('keeps the files, with their names, when only the text is edited', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('Seen again.')),
+    );
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    await store.getState().send('What is this?', { attachments: [photo()] });
+    const [first] = userTurns(store);
+    await store.getState().edit(first?.id as string, 'And now?');
+    const [edited] = userTurns(store);
+    expect(edited?.id).not.toBe(first?.id);
+    expect(edited?.fileNames).toEqual(['photo.png']);
+    const sent = requests[1]?.body.messages as { content: { type: string; text?: string }[] }[];
+    expect(sent[0]?.content.map((block) => block.type)).toEqual(['image', 'text']);
+    expect(sent[0]?.content[1]?.text).toBe('And now?');
   });
 });
