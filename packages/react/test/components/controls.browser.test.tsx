@@ -318,3 +318,30 @@ describe('panels that hold long words', () => {
     );
   });
 });
+
+describe('controls for a finger', () => {
+  // The page here has a mouse; the rule a phone applies is read from the stylesheet itself.
+  it('grows to 40 and 44 px where the main pointer is coarse, in either theme’s scope', () => {
+    const rules = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules]);
+    const coarse = rules.filter(
+      (rule): rule is CSSMediaRule =>
+        rule instanceof CSSMediaRule && rule.media.mediaText === '(pointer: coarse)',
+    );
+    const declared = coarse.flatMap((media) =>
+      [...media.cssRules].filter((rule): rule is CSSStyleRule => rule instanceof CSSStyleRule),
+    );
+    const rootFontPx = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const px = (name: string) =>
+      Math.max(
+        0,
+        ...declared.map(
+          (rule) => Number.parseFloat(rule.style.getPropertyValue(name)) * rootFontPx || 0,
+        ),
+      );
+    expect(px('--ms-control-sm')).toBeGreaterThanOrEqual(40);
+    expect(px('--ms-control')).toBeGreaterThanOrEqual(44);
+    // Where the sizes are set (the root and a light-theme scope), the coarse rule sets them too.
+    const selectors = declared.flatMap((rule) => rule.selectorText.split(/\s*,\s*/));
+    expect(selectors).toEqual(expect.arrayContaining([':root', '[data-theme="light"]']));
+  });
+});
