@@ -71,6 +71,8 @@ export const UserMessage = memo(function UserMessage({
         className="ms-message ms-message--user ms-message--editing"
         aria-label="You said"
       >
+        {/* The edit keeps the message's files (the store's `edit`): shown, so nobody wonders. */}
+        <AttachmentList attachments={attachments} label="Files sent with the edit" />
         <form className="ms-edit" onSubmit={save}>
           <textarea
             className="ms-edit__field"

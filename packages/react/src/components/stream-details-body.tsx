@@ -34,9 +34,9 @@ export function StreamDetailsBody({
   rows.push([
     'Output tokens',
     figures.partialReason === 'unfinished'
-      ? 'Not reported (the answer did not finish)'
+      ? 'Not reported'
       : figures.partialReason === 'earlier-attempt'
-        ? 'Not fully reported (a request before the resume was cut off before its count)'
+        ? 'Not fully reported'
         : tokens(figures.output),
   ]);
   if (figures.cacheRead) rows.push(['Cache read', tokens(figures.cacheRead)]);
@@ -66,6 +66,13 @@ export function StreamDetailsBody({
           </div>
         ))}
       </dl>
+      {figures.partialReason === null ? null : (
+        <p className="ms-details__note">
+          {figures.partialReason === 'unfinished'
+            ? 'The API reports output tokens when an answer ends: this one did not finish.'
+            : 'The API reports output tokens when a request ends: a request before the resume was cut off first.'}
+        </p>
+      )}
       {downloads.length > 0 ? (
         <div className="ms-details__downloads">
           {downloads.map((file, i) => (

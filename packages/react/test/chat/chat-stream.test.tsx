@@ -550,6 +550,34 @@ describe('<ChatStream/> with the store actions', () => {
     expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
   });
 
+  it('shows a sent message’s files by name, and keeps them in view and in the edit', async () => {
+    const scripted = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('Seen again.')),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const photo = new File(
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2])],
+      'photo.png',
+      { type: 'image/png' },
+    );
+    await act(() => store.getState().send('What is this?', { attachments: [photo] }));
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    const sent = screen.getByRole('list', { name: 'Attached files' });
+    expect(sent.textContent).toContain('photo.png');
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const kept = screen.getByRole('list', { name: 'Files sent with the edit' });
+    expect(kept.textContent).toContain('photo.png');
+    // Shown, not removable here: the edit sends them as they were.
+    expect(within(kept).queryByRole('button')).toBeNull();
+    await user.type(screen.getByRole('textbox', { name: 'Edit message' }), ' Briefly.');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    expect(scripted.requests).toHaveLength(2);
+    expect(screen.getByRole('list', { name: 'Attached files' }).textContent).toContain('photo.png');
+  });
+
   it('edits a user message in place and sends the new version', async () => {
     const { store, user, requests, editor } = await editFirstMessage();
     await user.type(editor, 'Hello again');

@@ -289,7 +289,7 @@ describe('panels that hold long words', () => {
       ...createStreamState(),
       status: 'complete' as const,
       message: {
-        id: 'msg_01ABCDEFGHIJKLMNOPQRSTUV',
+        id: 'msg_01ABCDEFGHIJKLMNOPQRSTUVWXYZ0123',
         type: 'message' as const,
         role: 'assistant' as const,
         model: 'claude-opus-5',
@@ -314,6 +314,13 @@ describe('panels that hold long words', () => {
     expect(screen.getByRole('button', { name: 'Download request 2 of 2 (.sse)' })).toBeDefined();
     expect(panel.scrollWidth).toBeLessThanOrEqual(panel.clientWidth);
     expect(first.getBoundingClientRect().right).toBeLessThanOrEqual(
+      panel.getBoundingClientRect().right,
+    );
+    // An id too long to sit beside its term takes a line of its own, whole: not its last
+    // characters on a second line.
+    const id = screen.getByText('msg_01ABCDEFGHIJKLMNOPQRSTUVWXYZ0123');
+    expect(id.getClientRects()).toHaveLength(1);
+    expect(id.getBoundingClientRect().right).toBeLessThanOrEqual(
       panel.getBoundingClientRect().right,
     );
   });

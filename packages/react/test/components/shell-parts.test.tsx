@@ -357,10 +357,24 @@ describe('StreamDetails', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Stream details' }));
     const panel = screen.getByRole('dialog', { hidden: true });
     await waitFor(() => expect(panel.textContent).toMatch(/Output tokens/));
+    const output = screen.getByText('Output tokens').nextElementSibling as HTMLElement;
+    expect(output.textContent).toBe('Not fully reported');
     expect(panel.textContent).toMatch(
-      /Not fully reported \(a request before the resume was cut off before its count\)/,
+      'The API reports output tokens when a request ends: a request before the resume was cut off first.',
     );
     expect(panel.textContent).not.toMatch(/did not finish/);
+  });
+
+  it('says an unfinished answer’s output was not reported, and why, under the figures', async () => {
+    render(<StreamDetails stream={await interrupted()} locale="en-US" />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stream details' }));
+    const panel = screen.getByRole('dialog', { hidden: true });
+    await waitFor(() => expect(panel.textContent).toMatch(/Output tokens/));
+    const output = screen.getByText('Output tokens').nextElementSibling as HTMLElement;
+    expect(output.textContent).toBe('Not reported');
+    expect(panel.textContent).toMatch(
+      'The API reports output tokens when an answer ends: this one did not finish.',
+    );
   });
 
   it('lists the figures and offers the recorded stream as an .sse download', async () => {
