@@ -90,7 +90,7 @@ function useCountdown(waitMs: number | undefined, key: StreamError | null | unde
  * control unmounts while another version of the answer is shown (or its turn scrolls out of a
  * long log), and mounted again it must not start the wait over.
  */
-const deadlines = new WeakMap<StreamError, number | null>();
+const deadlines = new WeakMap<StreamError, number>();
 /** Errors already retried by the control itself: at most once each, across mounts. */
 const autoRetried = new WeakSet<StreamError>();
 
@@ -107,7 +107,8 @@ function useDeadline(
     const known = key ? deadlines.get(key) : undefined;
     const deadline =
       known !== undefined ? known : waitMs !== undefined && waitMs > 0 ? Date.now() + waitMs : null;
-    if (key && known === undefined) deadlines.set(key, deadline);
+    // Only a wait that runs is kept: one shown without it (no auto-retry there) is no wait.
+    if (key && known === undefined && deadline !== null) deadlines.set(key, deadline);
     seen.current = { key, deadline };
   }
   return [seen.current.deadline];

@@ -153,6 +153,21 @@ describe('recoveryFor and ResumeControl with a stream', () => {
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 
+  it('starts the wait when first shown with autoRetry on, not when shown before without it', () => {
+    vi.useFakeTimers();
+    const onRetry = vi.fn();
+    const state = rateLimited(2000);
+    const before = render(
+      <ResumeControl stream={state} onResume={noop} onRetry={onRetry} autoRetry={false} />,
+    );
+    act(() => vi.advanceTimersByTime(5000));
+    before.unmount();
+    render(<ResumeControl stream={state} onResume={noop} onRetry={onRetry} />);
+    expect(screen.getByText('Retrying in 2 s')).toBeDefined();
+    act(() => vi.advanceTimersByTime(2100));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
   it('with autoRetry off, offers Retry alone: no countdown, no retry by itself', () => {
     vi.useFakeTimers();
     const onRetry = vi.fn();
