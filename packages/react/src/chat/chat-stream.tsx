@@ -328,6 +328,21 @@ export function ChatStream({
     [store, focusComposer, jumpToLatest],
   );
 
+  // The chip (the empty state) and Stop (Send in its place, disabled) are gone once pressed:
+  // focus goes to the composer rather than fall to the page.
+  const sendSuggestion = useCallback(
+    (text: string) => {
+      focusComposer();
+      send(text);
+    },
+    [focusComposer, send],
+  );
+  const { stop } = chat;
+  const stopAndFocus = useCallback(() => {
+    stop();
+    focusComposer();
+  }, [stop, focusComposer]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Escape' || !busy || event.defaultPrevented) return;
     // An open popover takes its own Escape.
@@ -402,7 +417,7 @@ export function ChatStream({
                 title={welcome}
                 description={welcomeDescription}
                 suggestions={suggestions}
-                onSuggestion={send}
+                onSuggestion={sendSuggestion}
               />
             ) : null}
             {groups.map((group, g) => (
@@ -436,7 +451,7 @@ export function ChatStream({
         <Composer
           busy={busy}
           onSend={send}
-          onStop={chat.stop}
+          onStop={stopAndFocus}
           placeholder={placeholder}
           inputRef={field}
           autoFocus={startedEmpty}

@@ -4,7 +4,7 @@
  * limits before anything is read or sent, so a refusal names the file and the limit.
  */
 import type { ContentBlockParam } from '@message-stream/core';
-import type { Attachment, AttachmentMediaType } from './types.js';
+import type { Attachment, AttachmentMediaType, UserTurn } from './types.js';
 
 const MB = 1024 * 1024;
 
@@ -219,6 +219,32 @@ export async function resolveAttachments(
     );
   }
   return resolved;
+}
+
+/**
+ * A user turn's new version: text alone replaces its text and keeps the files it was sent
+ * with (an edit of the words must not drop them), with their names; blocks replace it all.
+ */
+export function editedContent(
+  target: UserTurn,
+  content: string | ContentBlockParam[],
+): Pick<UserTurn, 'content' | 'fileNames'> {
+  if (typeof content !== 'string' || typeof target.content === 'string') {
+    return { content };
+  }
+  const kept = target.content.flatMap((block, i) =>
+    block.type === 'image' || block.type === 'document' ? [i] : [],
+  );
+  if (kept.length === 0) return { content };
+  const text: ContentBlockParam[] = content.trim() === '' ? [] : [{ type: 'text', text: content }];
+  const names = target.fileNames;
+  return {
+    content: [
+      ...kept.map((i) => (target.content as ContentBlockParam[])[i] as ContentBlockParam),
+      ...text,
+    ],
+    ...(names ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
+  };
 }
 
 export { attachmentsOf } from './sent-attachments.js';

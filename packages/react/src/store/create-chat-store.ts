@@ -31,7 +31,6 @@ import type {
   ChatStoreOptions,
   ConversationTree,
   Turn,
-  UserTurn,
 } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
@@ -64,31 +63,11 @@ const requestForm = (turn: Turn): MessageParam | null => {
   return message === null ? null : Object.freeze(message);
 };
 
-/**
- * A user turn's new version: text alone replaces its text and keeps the files it was sent
- * with (an edit of the words must not drop them), with their names; blocks replace it all.
- */
-function editedContent(
-  target: Turn,
-  content: string | ContentBlockParam[],
-): Pick<UserTurn, 'content' | 'fileNames'> {
-  if (typeof content !== 'string' || target.role !== 'user' || typeof target.content === 'string') {
-    return { content };
-  }
-  const kept = target.content.flatMap((block, i) =>
-    block.type === 'image' || block.type === 'document' ? [i] : [],
-  );
-  if (kept.length === 0) return { content };
-  const text: ContentBlockParam[] = content.trim() === '' ? [] : [{ type: 'text', text: content }];
-  const names = target.fileNames;
-  return {
-    content: [
-      ...kept.map((i) => (target.content as ContentBlockParam[])[i] as ContentBlockParam),
-      ...text,
-    ],
-    ...(names ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
-  };
-}
+/** A user turn sent with files (an image or a document block). */
+const hasFiles = (turn: Turn): boolean =>
+  turn.role === 'user' &&
+  typeof turn.content !== 'string' &&
+  turn.content.some((block) => block.type === 'image' || block.type === 'document');
 
 let nextId = 0;
 const newId = (prefix: string) =>
@@ -365,7 +344,13 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         await stopAndSettle();
         const parentId = parentOf(model.tree, turnId) ?? ROOT;
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
-        const turn: Turn = { id: newId('user'), role: 'user', ...editedContent(target, content) };
+        // A message sent with files: its new text keeps them (their code loads with the
+        // attachment helpers, as a message with files already did).
+        const edited =
+          typeof content === 'string' && hasFiles(target)
+            ? (await loadAttachments()).editedContent(target, content)
+            : { content };
+        const turn: Turn = { id: newId('user'), role: 'user', ...edited };
         dispatch({ type: 'user-turn-added', turn, parentId });
         await ctx.answer(turn.id, 0);
       }),

@@ -242,6 +242,8 @@ describe('<ChatStream/>', () => {
     expect(screen.getByRole('status').textContent).toBe('Answer stopped.');
     expect(screen.queryByRole('button', { name: 'Resume' })).not.toBeNull();
     expect(screen.queryByRole('button', { name: 'Send' })).not.toBeNull();
+    // Stop is gone once pressed (Send, disabled, in its place): focus is in the composer.
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
   it('shows the error and Resume after a dropped connection; Resume finishes it without duplicated text', async () => {
@@ -397,7 +399,10 @@ describe('<ChatStream/> shell', () => {
     const { user, requests } = own({ suggestions: ['Say hello'], welcome: 'Hi there' });
     expect(screen.getByRole('heading', { name: 'Hi there' })).toBeDefined();
     expect(document.activeElement).toBe(field());
-    await user.click(screen.getByRole('button', { name: 'Say hello' }));
+    // From the keyboard: the chip is gone once pressed, and focus goes to the composer.
+    screen.getByRole('button', { name: 'Say hello' }).focus();
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(field());
     await waitFor(() => expect(answerStatus()).toBe('complete'));
     expect(requests).toHaveLength(1);
     expect(within(log()).getByText('Say hello')).toBeDefined();

@@ -279,3 +279,49 @@ describe('default stylesheet: contrast', () => {
     },
   );
 });
+
+describe('less motion', () => {
+  /** Every style rule of the page's sheets, with the media conditions around it, in order. */
+  function rulesInOrder(): { rule: CSSStyleRule; media: string[] }[] {
+    const found: { rule: CSSStyleRule; media: string[] }[] = [];
+    const walk = (rules: CSSRuleList, media: string[]) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSStyleRule) found.push({ rule, media });
+        else if (rule instanceof CSSMediaRule)
+          walk(rule.cssRules, [...media, rule.media.mediaText]);
+      }
+    };
+    for (const sheet of document.styleSheets) walk(sheet.cssRules, []);
+    return found;
+  }
+
+  // The page cannot be switched to prefers-reduced-motion here; the cascade is read instead. An
+  // animation set with no condition must be switched off by a later rule under `reduce` for
+  // each of its selectors (a `none` earlier in the sheet loses to it: the typing dots did).
+  it('switches off, under prefers-reduced-motion, every animation the sheets start', () => {
+    const rules = rulesInOrder();
+    const unconditional = rules.filter(
+      ({ rule, media }) =>
+        media.length === 0 &&
+        rule.style.animationName !== '' &&
+        rule.style.animationName !== 'none',
+    );
+    expect(unconditional.length).toBeGreaterThan(0);
+    const left = unconditional.flatMap(({ rule }) => {
+      const at = rules.findIndex((r) => r.rule === rule);
+      return rule.selectorText
+        .split(/\s*,\s*/)
+        .filter(
+          (selector) =>
+            !rules.some(
+              ({ rule: later, media }, i) =>
+                i > at &&
+                media.some((m) => m.includes('prefers-reduced-motion: reduce')) &&
+                later.selectorText.split(/\s*,\s*/).includes(selector) &&
+                later.style.animationName === 'none',
+            ),
+        );
+    });
+    expect(left).toEqual([]);
+  });
+});
