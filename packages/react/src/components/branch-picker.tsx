@@ -1,8 +1,15 @@
-import type { KeyboardEvent, ReactElement } from 'react';
+import { type KeyboardEvent, type ReactElement, useLayoutEffect, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { ChatStore } from '../store/create-chat-store.js';
-import { shownBranch } from '../store/tree.js';
+import { parentOf, shownBranch } from '../store/tree.js';
 import { cx } from './cx.js';
+
+/**
+ * The picker that switched versions, to be focused again once the new version shows: the
+ * version shown is another turn, whose message (and picker) is a new element, so the button
+ * that had focus is gone. Taken by the next picker of the same versions that mounts.
+ */
+let refocus: { store: ChatStore; parent: string; button: 'previous' | 'next' } | null = null;
 
 export interface BranchPickerProps {
   /** The conversation the turn belongs to. */
@@ -18,7 +25,8 @@ export interface BranchPickerProps {
 /**
  * ‹ 2 / 3 ›: switches between the versions of a turn. Renders nothing for a turn without
  * siblings. Two buttons (and ←/→ while focus is inside), named for screen readers; a button
- * at the end of the range stays focusable but does nothing (`aria-disabled`), so focus is
+ * at the end of the range stays focusable but does nothing (`aria-disabled`), and the version
+ * shown next (another message, another picker) takes focus on the same button, so focus is
  * never lost.
  */
 export function BranchPicker({
@@ -29,9 +37,29 @@ export function BranchPicker({
 }: BranchPickerProps): ReactElement | null {
   const index = useStore(store, (state) => shownBranch(state.tree, turnId).index);
   const count = useStore(store, (state) => shownBranch(state.tree, turnId).count);
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (refocus === null || refocus.store !== store) return;
+    if (refocus.parent !== parentOf(store.getState().tree, turnId)) return;
+    const button = refocus.button === 'previous' ? previous.current : next.current;
+    refocus = null;
+    button?.focus();
+  }, [store, turnId]);
   if (count < 2) return null;
-  const go = (next: number) => {
-    if (next >= 0 && next < count) store.getState().selectBranch(turnId, next);
+  const go = (to: number) => {
+    if (to < 0 || to >= count) return;
+    const parent = parentOf(store.getState().tree, turnId);
+    const request =
+      parent === undefined
+        ? null
+        : ({ store, parent, button: to < index ? 'previous' : 'next' } as const);
+    refocus = request;
+    // Not taken (this picker stayed, and its focus with it): not left for a later one.
+    setTimeout(() => {
+      if (refocus === request) refocus = null;
+    }, 1000);
+    store.getState().selectBranch(turnId, to);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLFieldSetElement>) => {
     if (event.key === 'ArrowLeft') go(index - 1);
@@ -46,6 +74,7 @@ export function BranchPicker({
       onKeyDown={onKeyDown}
     >
       <button
+        ref={previous}
         type="button"
         className="ms-branch-picker__button"
         aria-label={`Previous ${label.toLowerCase()}`}
@@ -58,6 +87,7 @@ export function BranchPicker({
         {index + 1} / {count}
       </span>
       <button
+        ref={next}
         type="button"
         className="ms-branch-picker__button"
         aria-label={`Next ${label.toLowerCase()}`}

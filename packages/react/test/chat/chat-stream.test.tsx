@@ -555,6 +555,26 @@ describe('<ChatStream/> with the store actions', () => {
     expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
   });
 
+  it('keeps focus on the version picker when it switches versions (the message is a new one)', async () => {
+    const { send, store, user } = setup('spec-basic-text');
+    await send('Hi');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() =>
+      expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined(),
+    );
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    screen.getByRole('button', { name: 'Previous version' }).focus();
+    await user.keyboard('{Enter}');
+    const shown = screen.getByRole('group', { name: 'Version 1 of 2' });
+    expect(document.activeElement).toBe(
+      within(shown).getByRole('button', { name: 'Previous version' }),
+    );
+    await user.keyboard('{ArrowRight}');
+    const back = screen.getByRole('group', { name: 'Version 2 of 2' });
+    expect(document.activeElement).toBe(within(back).getByRole('button', { name: 'Next version' }));
+  });
+
   it('shows a sent message’s files by name, and keeps them in view and in the edit', async () => {
     const scripted = scriptedFetch(
       () => sse(textAnswer('Seen.')),
