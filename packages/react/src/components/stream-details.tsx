@@ -55,6 +55,7 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
     const idle = requestIdleCallback(preloadDetails, { timeout: 5000 });
     return () => cancelIdleCallback(idle);
   }, []);
+
   return (
     <span className={cx('ms-details', className)}>
       <button
@@ -75,6 +76,12 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
         className="ms-details__panel"
         popover="auto"
         role="dialog"
+        tabIndex={-1}
+        // A dialog takes focus when it opens (a screen reader then reads it, and Tab goes on
+        // inside it); Escape gives it back to the button, as the native popover does.
+        onToggle={(event) => {
+          if (event.newState === 'open') event.currentTarget.focus({ preventScroll: true });
+        }}
         aria-label="Stream details"
         style={{ positionAnchor: anchor } as CSSProperties}
       >

@@ -3,6 +3,7 @@ import { createMockFetch } from '@message-stream/mock';
 import { act, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { userEvent as keys } from 'vitest/browser';
 import { Composer } from '../../src/chat/composer.js';
 import { AttachmentList } from '../../src/components/attachment-list.js';
 import { BranchPicker } from '../../src/components/branch-picker.js';
@@ -350,5 +351,19 @@ describe('controls for a finger', () => {
     // Where the sizes are set (the root and a light-theme scope), the coarse rule sets them too.
     const selectors = declared.flatMap((rule) => rule.selectorText.split(/\s*,\s*/));
     expect(selectors).toEqual(expect.arrayContaining([':root', '[data-theme="light"]']));
+  });
+});
+
+describe('the stream details popover', () => {
+  it('takes focus when it opens, and gives it back to its button on Escape', async () => {
+    render(<StreamDetails stream={createStreamState()} />);
+    const button = screen.getByRole('button', { name: 'Stream details' });
+    button.focus();
+    await act(async () => button.click());
+    const panel = screen.getByRole('dialog', { name: 'Stream details' });
+    await expect.poll(() => document.activeElement).toBe(panel);
+    await keys.keyboard('{Escape}');
+    await expect.poll(() => panel.matches(':popover-open')).toBe(false);
+    expect(document.activeElement).toBe(button);
   });
 });
