@@ -240,6 +240,15 @@ describe('the built demo', () => {
       await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
       await expect(page.locator('#demo-settings').isHidden()).resolves.toBe(true);
       await expect(menu.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+      // Opened again from the keyboard, with focus still on Menu: Escape there puts it away.
+      await page.keyboard.press('Enter');
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+      await expect(
+        page.getByRole('complementary', { name: 'Conversations and settings' }).isVisible(),
+      ).resolves.toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+      await expect(menu.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
     } finally {
       await phone.context.close();
     }

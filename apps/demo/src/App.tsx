@@ -243,6 +243,8 @@ export function App({
               aria-expanded={settingsOpen}
               aria-controls="demo-settings"
               onClick={() => setSettingsOpen((open) => !open)}
+              // Escape on Menu itself puts the open sheet away too (focus stays here).
+              onKeyDown={onSettingsKeyDown}
             >
               Menu
             </button>
@@ -254,6 +256,7 @@ export function App({
           <aside
             id="demo-settings"
             className="demo__settings"
+            aria-label="Conversations and settings"
             hidden={!settingsOpen}
             onKeyDown={onSettingsKeyDown}
           >
