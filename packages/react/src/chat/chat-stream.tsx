@@ -30,7 +30,13 @@ import { mountAnswerFacesWhenIdle } from './font-warm-up.js';
 import { Icon } from './icons.js';
 import { AssistantMessage, messageParts, UserMessage } from './message-parts.js';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder.js';
-import { EAGER_GROUPS, groupTurns, TURNS_PER_GROUP, TurnGroup } from './turn-group.js';
+import {
+  EAGER_GROUPS,
+  groupTurns,
+  TURNS_PER_GROUP,
+  TurnGroup,
+  WINDOW_FROM_GROUPS,
+} from './turn-group.js';
 import type { UserMessageProps } from './user-message.js';
 
 /**
@@ -429,6 +435,7 @@ export function ChatStream({
                 start={g * TURNS_PER_GROUP}
                 live={g === groups.length - 1}
                 eager={g >= groups.length - EAGER_GROUPS}
+                windowed={groups.length > WINDOW_FROM_GROUPS}
                 renderTurn={renderTurn}
               />
             ))}

@@ -25,6 +25,16 @@ export const TURNS_PER_GROUP = 8;
 export const EAGER_GROUPS = 2;
 
 /**
+ * A thread of more groups than this lets its far groups go (their text stands in, see
+ * `TurnGroup`). A shorter one keeps every group mounted, content-visibility still skipping
+ * what is off screen: a few dozen turns are cheap to keep, and then the keyboard and a screen
+ * reader reach every message as it is (its headings, links, tool cards and actions), not as
+ * its markdown source. Windowing is for the threads whose size needs it (load time at
+ * hundreds of turns).
+ */
+export const WINDOW_FROM_GROUPS = 8;
+
+/**
  * `turns` cut into groups of `TURNS_PER_GROUP`, by index. A group whose turns are the ones of
  * `previous`'s group there is that same array, so a frame of a streaming answer allocates
  * only the newest group and every other group's props compare by identity.
@@ -221,6 +231,11 @@ export interface TurnGroupProps {
   readonly live: boolean;
   /** Mounted on first render, before any observer has reported (the groups at the end). */
   readonly eager: boolean;
+  /**
+   * The thread is long enough to window (`WINDOW_FROM_GROUPS`): far from the viewport the
+   * group gives way to its turns' text. Otherwise it mounts and stays mounted.
+   */
+  readonly windowed: boolean;
   /** Renders one turn (stable while nothing but the turns changed, so groups can bail out). */
   readonly renderTurn: (turn: Turn, index: number) => ReactNode;
   /** Index of the group's first turn in the thread. */
@@ -232,11 +247,19 @@ export interface TurnGroupProps {
  * off screen it is not mounted: its turns' text stands in (`StandIns`) at the size the group
  * was last laid out at (`contain-intrinsic-size: auto`, an estimate from the text before
  * that), so the scrollbar does not jump and browsers' scroll anchoring keeps the reader's
- * place when a group above them mounts. A group holding the focus stays mounted. Without
- * IntersectionObserver (jsdom, old engines) every group mounts right after the first render.
+ * place when a group above them mounts. A group holding the focus stays mounted. In a thread
+ * too short to window (`windowed` false), and without IntersectionObserver (jsdom, old
+ * engines), every group mounts right after the first render.
  */
 export const TurnGroup = memo(
-  function TurnGroup({ turns, live, eager, renderTurn, start }: TurnGroupProps): ReactElement {
+  function TurnGroup({
+    turns,
+    live,
+    eager,
+    windowed,
+    renderTurn,
+    start,
+  }: TurnGroupProps): ReactElement {
     const ref = useRef<HTMLDivElement>(null);
     // The same first render on the server and in the browser (so hydration matches): the
     // newest groups, and the others' stand-ins.
@@ -246,8 +269,8 @@ export const TurnGroup = memo(
     useEffect(() => {
       const element = ref.current;
       if (live || element === null) return;
-      // Nothing will say when the group is near: mount it now.
-      if (!canWindow()) {
+      // A short thread, or nothing will say when the group is near: mount it now.
+      if (!windowed || !canWindow()) {
         setMounted(true);
         return;
       }
@@ -264,7 +287,7 @@ export const TurnGroup = memo(
         // drop the focus to the page.
         if (!element.contains(document.activeElement)) setMounted(false);
       });
-    }, [live]);
+    }, [live, windowed]);
 
     return (
       <div
@@ -280,6 +303,7 @@ export const TurnGroup = memo(
   (a, b) =>
     a.live === b.live &&
     a.eager === b.eager &&
+    a.windowed === b.windowed &&
     a.start === b.start &&
     a.renderTurn === b.renderTurn &&
     sameTurns(a.turns, b.turns),

@@ -4,7 +4,7 @@ import {
   type StreamState,
   type StreamStatus,
 } from '@message-stream/core';
-import { type ReactElement, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactElement, type ReactNode, useEffect, useId, useState } from 'react';
 import { cx } from './cx.js';
 
 /** What can be done about an answer that ended early: continue it, ask again, or nothing. */
@@ -73,9 +73,29 @@ export interface ResumeControlProps {
   className?: string;
 }
 
-/** Seconds left until `deadline`, ticking once a second; 0 when there is no deadline. */
-function useCountdown(waitMs: number | undefined, key: StreamError | null | undefined): number {
-  const [deadline] = useDeadline(waitMs, key);
+/**
+ * When each error's wait ends, fixed when it is first shown with a wait, and kept past the
+ * control: the control unmounts while another version of the answer is shown (or its turn
+ * scrolls out of a long log), and mounted again it must not start the wait over.
+ */
+const deadlines = new WeakMap<StreamError, number>();
+/** Errors already retried by the control itself: at most once each, across mounts. */
+const autoRetried = new WeakSet<StreamError>();
+
+/** The moment `error`'s wait of `waitMs` ends; null without one. */
+function deadlineOf(waitMs: number | undefined, error: StreamError | null | undefined) {
+  if (!error || waitMs === undefined || waitMs <= 0) return null;
+  let deadline = deadlines.get(error);
+  if (deadline === undefined) {
+    deadline = Date.now() + waitMs;
+    deadlines.set(error, deadline);
+  }
+  return deadline;
+}
+
+/** Seconds left until the wait ends, ticking once a second; 0 when there is no wait. */
+function useCountdown(waitMs: number | undefined, error: StreamError | null | undefined): number {
+  const deadline = deadlineOf(waitMs, error);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (deadline === null) return;
@@ -83,35 +103,6 @@ function useCountdown(waitMs: number | undefined, key: StreamError | null | unde
     return () => clearInterval(timer);
   }, [deadline]);
   return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - now) / 1000));
-}
-
-/**
- * When each error's wait ends, fixed when it first shows, and kept past the control: the
- * control unmounts while another version of the answer is shown (or its turn scrolls out of a
- * long log), and mounted again it must not start the wait over.
- */
-const deadlines = new WeakMap<StreamError, number>();
-/** Errors already retried by the control itself: at most once each, across mounts. */
-const autoRetried = new WeakSet<StreamError>();
-
-/** The moment the wait ends, fixed when the error (`key`) first shows. */
-function useDeadline(
-  waitMs: number | undefined,
-  key: StreamError | null | undefined,
-): [number | null] {
-  const seen = useRef<{ key: unknown; deadline: number | null }>({
-    key: undefined,
-    deadline: null,
-  });
-  if (seen.current.key !== key) {
-    const known = key ? deadlines.get(key) : undefined;
-    const deadline =
-      known !== undefined ? known : waitMs !== undefined && waitMs > 0 ? Date.now() + waitMs : null;
-    // Only a wait that runs is kept: one shown without it (no auto-retry there) is no wait.
-    if (key && known === undefined && deadline !== null) deadlines.set(key, deadline);
-    seen.current = { key, deadline };
-  }
-  return [seen.current.deadline];
 }
 
 /**

@@ -36,14 +36,6 @@ type TextField = 'text' | 'thinking';
 const fieldOf = (deltaType: unknown): TextField | undefined =>
   deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
 
-/** A text block's append at the last update: the block then and now, for a merged view. */
-interface TextGrowth {
-  readonly index: number;
-  readonly from: BlockState | undefined;
-  readonly to: BlockState | undefined;
-  readonly appended: string;
-}
-
 export function createTextAppends(): TextAppends {
   /** Appended text per block index and field (a delta of the wrong type is not applied). */
   let pending = new Map<string, { index: number; field: TextField; appended: string }>();
@@ -51,28 +43,22 @@ export function createTextAppends(): TextAppends {
   let latest: StreamState | null = null;
   // The state the events had made at the last update (what `previous` shows, merged or not).
   let lastMade: StreamState | null = null;
-  /** What `made` recorded of the update being published, or null before it ran. */
-  let grown: { made: StreamState | null; texts: TextGrowth[] } | null = null;
+  /** What `made` recorded, for `published`: the states before and after, and the appends. */
+  let grown: {
+    from: StreamState | null;
+    made: StreamState | null;
+    appends: typeof pending;
+  } | null = null;
   const made = () => {
     const state = latest;
-    const texts: TextGrowth[] = [];
     if (!broken && state !== null && lastMade !== null) {
       for (const { index, field, appended } of pending.values()) {
         const before = textAt(lastMade, index, field);
         const after = textAt(state, index, field);
-        if (before === undefined || after === undefined) continue;
-        recordAppend(after, before, appended);
-        if (field === 'text') {
-          texts.push({
-            index,
-            from: entryAt(lastMade, index),
-            to: entryAt(state, index),
-            appended,
-          });
-        }
+        if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
       }
     }
-    grown = { made: state, texts };
+    grown = { from: broken ? null : lastMade, made: state, appends: pending };
     lastMade = state;
     pending = new Map();
     broken = false;
@@ -98,15 +84,24 @@ export function createTextAppends(): TextAppends {
     made,
     published(previous, next) {
       if (grown === null) made();
-      const { made: state, texts } = grown as NonNullable<typeof grown>;
+      const { from, made: state, appends } = grown as NonNullable<typeof grown>;
       grown = null;
-      if (previous === null || state === null || next === state) return;
+      if (previous === null || from === null || state === null || next === state) return;
       // A merged view has the continuation's blocks after the interrupted ones: a block's
       // position there is its index plus the difference in length (each pairing is checked
       // with `joinedContinuationBlock` before anything is recorded on it).
       const shift = (next.message?.content.length ?? 0) - (state.message?.content.length ?? 0);
-      for (const { index, from, to, appended } of texts) {
-        recordJoined(previous, next, index + shift, from, to, appended);
+      for (const { index, field, appended } of appends.values()) {
+        if (field === 'text') {
+          recordJoined(
+            previous,
+            next,
+            index + shift,
+            entryAt(from, index),
+            entryAt(state, index),
+            appended,
+          );
+        }
       }
     },
   };

@@ -304,3 +304,35 @@ describe('a 1,000-turn conversation', () => {
     container.remove();
   });
 });
+
+describe('a conversation of a few dozen turns', () => {
+  it('keeps every message mounted, as it is, however far it scrolls from the reader', async () => {
+    // 24 turns (three groups) of tall answers: the first is many screens above the end.
+    const tall = Array.from({ length: 12 }, (_, i) => [
+      { role: 'user' as const, content: `Question ${i + 1}` },
+      {
+        role: 'assistant' as const,
+        content: `## Answer ${i + 1}\n\n${'A longer line of the answer. '.repeat(120)}`,
+      },
+    ]).flat();
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 1024 },
+      fetch: createMockFetch({ fixtures }),
+      initialMessages: tall,
+    });
+    render(
+      <div style={{ height: '600px' }}>
+        <ChatStream store={store} />
+      </div>,
+    );
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    await settle();
+    expect(gapToBottom(log)).toBeLessThanOrEqual(1);
+    expect(inView(heading(log, 1) as Element, log)).toBe(false);
+    // Every answer is there as a message (its heading, its actions), not as its source.
+    expect(log.querySelectorAll('.ms-message--stand-in')).toHaveLength(0);
+    expect(log.querySelectorAll('[data-windowed]')).toHaveLength(0);
+    expect(heading(log, 1)).toBeDefined();
+    expect(screen.getAllByRole('button', { name: 'Copy' }).length).toBeGreaterThanOrEqual(12);
+  });
+});
