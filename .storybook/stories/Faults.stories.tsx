@@ -217,6 +217,7 @@ export const Http529Overloaded: Story = httpFailure(
 /** No response at all (the connection failed): Retry succeeds. */
 export const NetworkError: Story = httpFailure(
   'network-error',
-  'The network connection failed. Check your connection, then resume.',
+  // Nothing arrived, so Retry is offered: the notice says "try again", not "resume".
+  'The network connection failed before the answer started. Check your connection, then try again.',
   true,
 );

@@ -347,8 +347,9 @@ describe('the built demo', () => {
     ]);
     await waitForStatus(lastAnswer(page), ['complete']);
     const sent = conversation(page).getByRole('list', { name: 'Attached files' });
+    // Each file by its name, an image's too (its block has no title: the turn keeps the names).
     await expect(sent.locator('.ms-attachment__name').allTextContents()).resolves.toEqual([
-      'Image',
+      'shot.png',
       'notes.txt',
     ]);
     // The composer is empty again.

@@ -156,9 +156,9 @@ describe('the demo after a page reload', () => {
     const answer = lastAnswer(page);
     await expect(waitForStatus(answer, ['interrupted'])).resolves.toBe('interrupted');
     await expect(answer.getByRole('group', { name: 'Version 2 of 2' }).count()).resolves.toBe(1);
-    // Shown as a broken connection (the store ends it as a network error), with Resume.
+    // Said as what happened (the page went away mid-answer), with Resume.
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(
-      /network connection failed/i,
+      /page was closed or reloaded before the answer finished/i,
     );
     const partial = await answerText(answer);
     expect(partial.length).toBeGreaterThan(0);
@@ -212,15 +212,16 @@ describe('the demo after a page reload', () => {
     await waitForStatus(lastAnswer(page), ['complete']);
     const sent = userMessages(page).getByRole('list', { name: 'Attached files' });
     const names = () => sent.locator('.ms-attachment__name').allInnerTexts();
-    // A text document keeps its file name (its block's title); an image block has none.
-    await expect(names()).resolves.toEqual(['notes.txt', 'Image']);
+    // Each file by its name: a document's is its block's title, an image's is kept by the turn.
+    await expect(names()).resolves.toEqual(['notes.txt', 'dot.png']);
     await saved(page, (turns) =>
       turns.some((turn) => turn.role === 'user' && JSON.stringify(turn.content).includes(PNG)),
     );
 
     await reload(page);
     await sent.waitFor();
-    await expect(names()).resolves.toEqual(['notes.txt', 'Image']);
+    // The names were saved with the turn.
+    await expect(names()).resolves.toEqual(['notes.txt', 'dot.png']);
     await expect(sent.locator('img').getAttribute('src')).resolves.toBe(
       `data:image/png;base64,${PNG}`,
     );

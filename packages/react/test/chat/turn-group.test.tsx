@@ -40,8 +40,8 @@ afterAll(() => {
 const near = (group: Element, isIntersecting: boolean) =>
   act(() => report?.([{ target: group, isIntersecting }]));
 
-/** 20 questions and answers: 40 turns, five groups of eight. */
-const history = Array.from({ length: 20 }, (_, i) => [
+/** 40 questions and answers: 80 turns, ten groups of eight (windowed past eight). */
+const history = Array.from({ length: 40 }, (_, i) => [
   { role: 'user' as const, content: `Question ${i + 1}` },
   { role: 'assistant' as const, content: `Answer **${i + 1}**` },
 ]).flat();
@@ -69,7 +69,7 @@ describe('groupTurns', () => {
     const { store } = setup();
     const turns = [...store.getState().turns, ...store.getState().turns.slice(0, 3)];
     const groups = groupTurns(turns);
-    expect(groups.map((g) => g.length)).toEqual([8, 8, 8, 8, 8, 3]);
+    expect(groups.map((g) => g.length)).toEqual([8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 3]);
     expect(groups[1]?.[0]).toBe(turns[TURNS_PER_GROUP]);
   });
 
@@ -99,13 +99,13 @@ describe('groupTurns', () => {
 describe('the windowed log', () => {
   it('mounts the newest groups, and shows the text of the others in labelled articles', () => {
     const { log, groups } = setup();
-    expect(groups()).toHaveLength(5);
+    expect(groups()).toHaveLength(10);
     // The two newest groups are mounted: their answers rendered, with their actions.
     expect(
-      within(groups()[4] as HTMLElement).getAllByRole('button', { name: 'Copy' }),
+      within(groups()[9] as HTMLElement).getAllByRole('button', { name: 'Copy' }),
     ).toHaveLength(8);
-    expect(groups()[3]?.hasAttribute('data-windowed')).toBe(false);
-    expect(groups()[3]?.querySelectorAll('.ms-chat__stand-in')).toHaveLength(0);
+    expect(groups()[8]?.hasAttribute('data-windowed')).toBe(false);
+    expect(groups()[8]?.querySelectorAll('.ms-chat__stand-in')).toHaveLength(0);
     // The older ones are their turns' text: readable and findable, no controls.
     const old = groups()[0] as HTMLElement;
     expect(old.hasAttribute('data-windowed')).toBe(true);
@@ -150,9 +150,26 @@ describe('the windowed log', () => {
 
   it('never windows the newest group, and watches only the others', () => {
     const { groups } = setup();
-    const last = groups()[4] as Element;
+    const last = groups()[9] as Element;
     expect(targets.has(last)).toBe(false);
     expect(targets.has(groups()[0] as Element)).toBe(true);
+  });
+
+  it('keeps every group mounted, and watches none, in a thread of eight groups or fewer', () => {
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 1024 },
+      initialMessages: history.slice(0, 64),
+    });
+    render(<ChatStream store={store} renderers={renderers} />);
+    const log = screen.getAllByRole('log', { name: 'Conversation' }).at(-1) as HTMLElement;
+    const groups = [...log.querySelectorAll('.ms-chat__turns')];
+    expect(groups).toHaveLength(8);
+    expect(log.querySelectorAll('[data-windowed]')).toHaveLength(0);
+    expect(groups.filter((group) => targets.has(group))).toHaveLength(0);
+    // The oldest group is there as its messages (each with its Copy), not as their text.
+    expect(within(groups[0] as HTMLElement).getAllByRole('button', { name: 'Copy' })).toHaveLength(
+      8,
+    );
   });
 
   it('does not re-render a turn while the composer is typed into', async () => {
