@@ -102,7 +102,10 @@ describe('a long markdown answer drawn in groups of blocks', () => {
       );
       await frames(2);
       if (kind === 'math') {
-        await expect.poll(() => container.querySelector('.katex-display')).not.toBeNull();
+        // KaTeX is a chunk loaded on first use: on a loaded CI machine it took over a second.
+        await expect
+          .poll(() => container.querySelector('.katex-display'), { timeout: 15_000 })
+          .not.toBeNull();
       }
       const groups = [...container.querySelectorAll<HTMLElement>('.ms-markdown__group')];
       const lastGroup = groups.at(-1) as HTMLElement;
@@ -119,7 +122,7 @@ describe('a long markdown answer drawn in groups of blocks', () => {
       await expect.poll(gap, { timeout: 5000 }).toEqual([kind, 10]);
       unmount();
     }
-  });
+  }, 40_000); // nine renders, and math's chunk and fonts loaded under load
 
   it('never lets what follows overlap an answer that ends in HTML shown as text', async () => {
     const { container } = render(
