@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect } from 'storybook/test';
+import { expect, waitFor } from 'storybook/test';
 import { GenericBlockView, ServerToolUseView, TextBlockView, ToolCallCard } from './kit.js';
 import { blockState, SCROLLABLE_REGION_A11Y } from './support.js';
 
@@ -122,8 +122,9 @@ export const WideTable: Story = {
   play: async ({ canvasElement }) => {
     const wrap = canvasElement.querySelector('.ms-md__table-wrap');
     await scrollsSideways(wrap);
-    // Scrolling, it is a named tab stop (a table that fits is neither).
-    await expect(wrap).toHaveAttribute('tabindex', '0');
+    // Scrolling, it is a named tab stop (a table that fits is neither). Set once a
+    // ResizeObserver has reported the overflow: a frame or more later on a loaded machine.
+    await waitFor(() => expect(wrap).toHaveAttribute('tabindex', '0'));
     await expect(wrap).toHaveAccessibleName('Scrollable table');
   },
 };
