@@ -32,13 +32,13 @@ const history = Array.from({ length: 500 }, (_, i) => [
   },
 ]).flat();
 
-function setup(scenario = 'spec-basic-text') {
+function setup(scenario = 'spec-basic-text', initialMessages = history) {
   const store = createChatStore({
     request: { model: 'claude-opus-5', max_tokens: 1024 },
     fetch: createMockFetch({ fixtures }),
     headers: { [SCENARIO_HEADER]: scenario },
     retry: false,
-    initialMessages: history,
+    initialMessages,
   });
   render(
     <div style={{ height: '600px' }}>
@@ -315,17 +315,7 @@ describe('a conversation of a few dozen turns', () => {
         content: `## Answer ${i + 1}\n\n${'A longer line of the answer. '.repeat(120)}`,
       },
     ]).flat();
-    const store = createChatStore({
-      request: { model: 'claude-opus-5', max_tokens: 1024 },
-      fetch: createMockFetch({ fixtures }),
-      initialMessages: tall,
-    });
-    render(
-      <div style={{ height: '600px' }}>
-        <ChatStream store={store} />
-      </div>,
-    );
-    const log = screen.getByRole('log', { name: 'Conversation' });
+    const { log } = setup('spec-basic-text', tall);
     await settle();
     expect(gapToBottom(log)).toBeLessThanOrEqual(1);
     expect(inView(heading(log, 1) as Element, log)).toBe(false);
