@@ -334,21 +334,6 @@ export function ChatStream({
     [store, focusComposer, jumpToLatest],
   );
 
-  // The chip (the empty state) and Stop (Send in its place, disabled) are gone once pressed:
-  // focus goes to the composer rather than fall to the page.
-  const sendSuggestion = useCallback(
-    (text: string) => {
-      focusComposer();
-      send(text);
-    },
-    [focusComposer, send],
-  );
-  const { stop } = chat;
-  const stopAndFocus = useCallback(() => {
-    stop();
-    focusComposer();
-  }, [stop, focusComposer]);
-
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Escape' || !busy || event.defaultPrevented) return;
     // An open popover takes its own Escape.
@@ -423,7 +408,11 @@ export function ChatStream({
                 title={welcome}
                 description={welcomeDescription}
                 suggestions={suggestions}
-                onSuggestion={sendSuggestion}
+                // The chip is gone once pressed: focus goes to the composer, not the page.
+                onSuggestion={(text) => {
+                  focusComposer();
+                  send(text);
+                }}
               />
             ) : null}
             {groups.map((group, g) => (
@@ -458,7 +447,7 @@ export function ChatStream({
         <Composer
           busy={busy}
           onSend={send}
-          onStop={stopAndFocus}
+          onStop={chat.stop}
           placeholder={placeholder}
           inputRef={field}
           autoFocus={startedEmpty}

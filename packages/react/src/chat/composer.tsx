@@ -182,7 +182,11 @@ export function Composer({
             className="ms-composer__button ms-composer__stop"
             aria-label="Stop"
             title="Stop (Escape)"
-            onClick={onStop}
+            // Send (disabled) takes its place: focus goes to the field, not to the page.
+            onClick={() => {
+              onStop();
+              field.current?.focus();
+            }}
           >
             <Icon name="stop" />
           </button>

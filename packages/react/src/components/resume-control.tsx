@@ -5,19 +5,11 @@ import {
   type StreamStatus,
 } from '@message-stream/core';
 import { type ReactElement, type ReactNode, useEffect, useId, useState } from 'react';
+import { somethingArrived } from '../store/conversation.js';
 import { cx } from './cx.js';
 
 /** What can be done about an answer that ended early: continue it, ask again, or nothing. */
 export type Recovery = 'resume' | 'retry' | null;
-
-/** Some of the answer arrived: text, or a block that finished. */
-const somethingArrived = (stream: StreamState): boolean =>
-  (stream.message?.content ?? []).some(
-    (entry) =>
-      entry.status === 'complete' ||
-      (entry.block.type === 'text' &&
-        String((entry.block as { text?: unknown }).text ?? '') !== ''),
-  );
 
 /**
  * Resume when core's `canResume` says the stream can be continued and something of the answer

@@ -6,6 +6,7 @@ import {
   isPlainObject,
   isToolUseBlock,
   type MessageParam,
+  type StreamState,
   sendableContent,
   type ToolUseBlock,
 } from '@message-stream/core';
@@ -142,3 +143,15 @@ export function answerFromMessage(id: string, content: MessageParam['content']):
     finishedAt: 0,
   };
 }
+
+/**
+ * Some of an answer arrived: text, or a block that finished. Without it, a failed answer is
+ * only a failed request: Retry, not Resume, and a retry takes its place (`retry`).
+ */
+export const somethingArrived = (stream: StreamState): boolean =>
+  (stream.message?.content ?? []).some(
+    (entry) =>
+      entry.status === 'complete' ||
+      (entry.block.type === 'text' &&
+        String((entry.block as { text?: unknown }).text ?? '') !== ''),
+  );

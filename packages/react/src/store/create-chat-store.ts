@@ -1,12 +1,13 @@
 import {
   type ContentBlockParam,
   createStreamError,
+  isFinalStatus,
   type MessageParam,
   prepareMessagesJson,
 } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { loadAttachments } from './attachments-loader.js';
-import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
+import { alternate, answerFromMessage, somethingArrived, toMessageParam } from './conversation.js';
 import { type EffectContext, Flight, type StreamedAnswer } from './effects/context.js';
 import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
@@ -62,12 +63,6 @@ const requestForm = (turn: Turn): MessageParam | null => {
   const message = toMessageParam(turn);
   return message === null ? null : Object.freeze(message);
 };
-
-/** A user turn sent with files (an image or a document block). */
-const hasFiles = (turn: Turn): boolean =>
-  turn.role === 'user' &&
-  typeof turn.content !== 'string' &&
-  turn.content.some((block) => block.type === 'image' || block.type === 'document');
 
 let nextId = 0;
 const newId = (prefix: string) =>
@@ -168,7 +163,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
       })();
     },
     forgetSent: (turnId) => void sentAs.delete(turnId),
-    answer: (parentId, roundtrip) => startAnswer(ctx, parentId, roundtrip),
+    answer: (parentId, roundtrip, replacing) => startAnswer(ctx, parentId, roundtrip, replacing),
     async afterAnswer(id: string, { final, firstContentAt }: StreamedAnswer, roundtrip: number) {
       const turn = nodeOf(model.tree, id);
       if (turn?.role !== 'assistant') return;
@@ -324,7 +319,19 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (turn !== undefined) await continueInPlace(ctx, turn, 'max-tokens');
       }),
 
-    retry: () => store.getState().regenerate(),
+    retry: () => {
+      const target = lastAnswer();
+      // Only a failed request (nothing arrived): the new answer takes its place, no version of
+      // its own. Else asked again as a new version, the old one kept (`regenerate`). The last
+      // answer is on the shown path, so its parent is shown.
+      return target && isFinalStatus(target.stream.status) && !somethingArrived(target.stream)
+        ? run(async () => {
+            await stopAndSettle();
+            ctx.forgetSent(target.id);
+            await ctx.answer(parentOf(model.tree, target.id) ?? ROOT, 0, target.id);
+          })
+        : store.getState().regenerate();
+    },
 
     regenerate: (turnId) =>
       run(async () => {
@@ -344,10 +351,10 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         await stopAndSettle();
         const parentId = parentOf(model.tree, turnId) ?? ROOT;
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
-        // A message sent with files: its new text keeps them (their code loads with the
-        // attachment helpers, as a message with files already did).
+        // A message of blocks (files among them, as a rule): its new text keeps its files
+        // (that code loads with the attachment helpers, as a message with files already did).
         const edited =
-          typeof content === 'string' && hasFiles(target)
+          typeof content === 'string' && typeof target.content !== 'string'
             ? (await loadAttachments()).editedContent(target, content)
             : { content };
         const turn: Turn = { id: newId('user'), role: 'user', ...edited };

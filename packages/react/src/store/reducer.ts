@@ -35,8 +35,16 @@ export interface ChatModel {
 export type ChatAction =
   /** A user turn (a message, or tool results going back) under `parentId`, shown, about to be sent. */
   | { readonly type: 'user-turn-added'; readonly turn: Turn; readonly parentId: string }
-  /** A request went out for a new answer under `parentId`. */
-  | { readonly type: 'answer-started'; readonly turn: AssistantTurn; readonly parentId: string }
+  /**
+   * A request went out for a new answer under `parentId`; `inPlace`: in the place of the failed
+   * answer of the same id, which nothing arrived of (`retry`), rather than as a version.
+   */
+  | {
+      readonly type: 'answer-started';
+      readonly turn: AssistantTurn;
+      readonly parentId: string;
+      readonly inPlace?: boolean;
+    }
   /** A request went out to continue the answer `id` in place (resume, max_tokens). */
   | { readonly type: 'continuation-started'; readonly id: string }
   /** `firstContentAt`: when its first content arrived, once known (kept from the first time). */
@@ -173,7 +181,9 @@ export function chatReducer(model: ChatModel, action: ChatAction): ChatModel {
 
     case 'answer-started':
       return {
-        ...withChild(model, action.parentId, action.turn),
+        ...(action.inPlace
+          ? updateAnswer(model, action.turn.id, () => action.turn)
+          : withChild(model, action.parentId, action.turn)),
         status: 'submitted',
         error: null,
         live: action.turn.id,

@@ -40,28 +40,19 @@ export function createTextAppends(): TextAppends {
   /** Appended text per block index and field (a delta of the wrong type is not applied). */
   let pending = new Map<string, { index: number; field: TextField; appended: string }>();
   let broken = false;
+  /** `made` ran for this update: what the events made is recorded already. */
+  let recorded = false;
   let latest: StreamState | null = null;
   // The state the events had made at the last update (what `previous` shows, merged or not).
   let lastMade: StreamState | null = null;
-  /** What `made` recorded, for `published`: the states before and after, and the appends. */
-  let grown: {
-    from: StreamState | null;
-    made: StreamState | null;
-    appends: typeof pending;
-  } | null = null;
   const made = () => {
-    const state = latest;
-    if (!broken && state !== null && lastMade !== null) {
-      for (const { index, field, appended } of pending.values()) {
-        const before = textAt(lastMade, index, field);
-        const after = textAt(state, index, field);
-        if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
-      }
+    if (recorded || broken || latest === null || lastMade === null) return;
+    recorded = true;
+    for (const { index, field, appended } of pending.values()) {
+      const before = textAt(lastMade, index, field);
+      const after = textAt(latest, index, field);
+      if (before !== undefined && after !== undefined) recordAppend(after, before, appended);
     }
-    grown = { from: broken ? null : lastMade, made: state, appends: pending };
-    lastMade = state;
-    pending = new Map();
-    broken = false;
   };
   return {
     event(event, state) {
@@ -83,26 +74,24 @@ export function createTextAppends(): TextAppends {
     },
     made,
     published(previous, next) {
-      if (grown === null) made();
-      const { from, made: state, appends } = grown as NonNullable<typeof grown>;
-      grown = null;
-      if (previous === null || from === null || state === null || next === state) return;
-      // A merged view has the continuation's blocks after the interrupted ones: a block's
-      // position there is its index plus the difference in length (each pairing is checked
-      // with `joinedContinuationBlock` before anything is recorded on it).
-      const shift = (next.message?.content.length ?? 0) - (state.message?.content.length ?? 0);
-      for (const { index, field, appended } of appends.values()) {
-        if (field === 'text') {
-          recordJoined(
-            previous,
-            next,
-            index + shift,
-            entryAt(from, index),
-            entryAt(state, index),
-            appended,
-          );
+      made();
+      const state = latest;
+      if (!broken && previous !== null && state !== null && lastMade !== null && next !== state) {
+        // A merged view has the continuation's blocks after the interrupted ones: a block's
+        // position there is its index plus the difference in length (each pairing is checked
+        // with `joinedContinuationBlock` before anything is recorded on it).
+        const shift = (next.message?.content.length ?? 0) - (state.message?.content.length ?? 0);
+        for (const { index, field, appended } of pending.values()) {
+          if (field === 'text') {
+            const from = entryAt(lastMade, index);
+            recordJoined(previous, next, index + shift, from, entryAt(state, index), appended);
+          }
         }
       }
+      lastMade = state;
+      pending = new Map();
+      broken = false;
+      recorded = false;
     },
   };
 }

@@ -252,7 +252,12 @@ export interface ChatActions {
   stop(): void;
   /** Continues the interrupted last answer in place (the core's continuation request, merged). */
   resume(): Promise<void>;
-  /** Regenerates the last answer from scratch (as `regenerate()`: the old one stays a branch). */
+  /**
+   * Asks again for the last answer, from scratch. When some of it arrived, as `regenerate()`:
+   * the old one stays a version. When nothing did (the request failed, or was stopped before
+   * any content), the new answer takes the failed one's place: a failed request leaves no
+   * version of its own.
+   */
   retry(): Promise<void>;
   /**
    * Continues an answer that stopped at `max_tokens`, in place (default: the last answer):

@@ -448,26 +448,42 @@ describe('<ChatStream/> shell', () => {
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
   });
 
-  it('retries a rate limit by itself once, and never from an older version shown again', async () => {
-    const { send, store, user, requests } = setup(
+  it('retries a rate limit by itself once, in the failed answer’s place', async () => {
+    const { send, store, requests } = setup(
       'spec-basic-text;fault=http:rate-limit;times=1;retry-after-ms=200',
       { retry: false },
     );
     await send('Hi');
     await waitFor(() => expect(screen.getByText(/^Retrying in \d s$/)).toBeDefined());
-    // The wait ends: one retry, as the server asked; it answers, as a second version.
+    const failed = store.getState().turns.at(-1)?.id;
+    // The wait ends: one retry, as the server asked; it answers in the same place.
     await waitFor(() => expect(store.getState().status).toBe('complete'));
     expect(requests).toHaveLength(2);
+    expect(store.getState().turns.at(-1)?.id).toBe(failed);
+    expect(screen.queryByRole('group', { name: /^Version/ })).toBeNull();
+    expect(screen.getByText('Hello!')).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requests).toHaveLength(2);
+  });
+
+  it('keeps the picker on a version that failed before anything arrived: the way back', async () => {
+    const scripted = scriptedFetch(
+      () => sse(textAnswer('Hello!')),
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false, retry: false });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Hi'));
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(store.getState().status).toBe('error'));
+    // The failed version holds no message, and still has its picker.
     expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined();
-    // The failed version, which holds no message, keeps its picker: the way back.
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
     await user.click(screen.getByRole('button', { name: 'Previous version' }));
     expect(screen.getByRole('group', { name: 'Version 1 of 2' })).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
-    expect(screen.queryByText(/^Retrying in/)).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(requests).toHaveLength(2);
-    await user.click(screen.getByRole('button', { name: 'Next version' }));
-    expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined();
     expect(screen.getByText('Hello!')).toBeDefined();
   });
 

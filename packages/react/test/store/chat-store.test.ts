@@ -566,6 +566,26 @@ describe('createChatStore: races and history', () => {
     expect(store.getState().status).toBe('complete');
   });
 
+  it('retry of a request that failed before anything arrived answers in its place, no version', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      () => sse(textAnswer('Hello!')),
+    );
+    const store = createChatStore({ request, fetch, batch: false, retry: false });
+    await store.getState().send('Hi');
+    const failed = lastAnswer(store.getState());
+    expect(failed.stream.status).toBe('error');
+    await store.getState().retry();
+    const answer = lastAnswer(store.getState());
+    expect(answer.id).toBe(failed.id);
+    expect(store.getState().branchesOf(answer.id)).toEqual({ index: 0, count: 1 });
+    expect(textOf(answer.stream)).toBe('Hello!');
+    expect(answer.stream.error ?? null).toBeNull();
+    expect(requests[1]?.body.messages).toEqual(requests[0]?.body.messages);
+  });
+
   it('retry of an answer loaded from history asks again with the conversation before it', async () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('4')));
     const store = createChatStore({ request, fetch, batch: false });

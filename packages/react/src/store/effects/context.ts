@@ -23,8 +23,11 @@ export interface EffectContext {
   forgetSent(turnId: string): void;
   /** The one request (or tool run) in flight; starting another aborts it. */
   readonly flight: Flight;
-  /** Starts a new answer under `parentId`, and what follows it (tools, paused turns). */
-  answer(parentId: string, roundtrip: number): Promise<void>;
+  /**
+   * Starts a new answer under `parentId`, and what follows it (tools, paused turns); in the
+   * place of the answer `replacing` (a failed one nothing arrived of), when given.
+   */
+  answer(parentId: string, roundtrip: number, replacing?: string): Promise<void>;
   /** Runs what follows a finished answer: its tool calls, or a paused turn's continuation. */
   afterAnswer(id: string, streamed: StreamedAnswer, roundtrip: number): Promise<void>;
 }

@@ -114,6 +114,7 @@ export async function startAnswer(
   ctx: EffectContext,
   parentId: string,
   roundtrip: number,
+  replacing?: string,
 ): Promise<void> {
   const defaults = ctx.options().request;
   const turns = ctx.model().turns;
@@ -125,7 +126,7 @@ export async function startAnswer(
   const preparing = ctx.prepareHistory(history);
   if (preparing !== null) await preparing;
   const turn: AssistantTurn = {
-    id: ctx.newId('answer'),
+    id: replacing ?? ctx.newId('answer'),
     role: 'assistant',
     // Without its messages: they are the turns before this one (see AssistantTurn).
     request: defaults,
@@ -134,7 +135,7 @@ export async function startAnswer(
     startedAt: Date.now(),
     finishedAt: null,
   };
-  ctx.dispatch({ type: 'answer-started', turn, parentId });
+  ctx.dispatch({ type: 'answer-started', turn, parentId, inPlace: replacing !== undefined });
   // The request is built and sent in a task of its own, after the one that puts the new turns
   // on the page: at 1,000 turns its JSON is a megabyte and the two made one 30 ms task.
   await nextTask();
