@@ -243,7 +243,7 @@ export function editedContent(
       ...kept.map((i) => (target.content as ContentBlockParam[])[i] as ContentBlockParam),
       ...text,
     ],
-    ...(names ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
+    ...(Array.isArray(names) ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
   };
 }
 

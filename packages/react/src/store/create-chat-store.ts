@@ -32,6 +32,7 @@ import type {
   ChatStoreOptions,
   ConversationTree,
   Turn,
+  UserTurn,
 } from './types.js';
 
 /** A store for one conversation. Several stores on one page are independent. */
@@ -194,6 +195,19 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     current = promise.catch(() => {});
     return promise;
   };
+  /**
+   * A send or an edit refused before anything went out (a file refused, the attachment
+   * helpers' chunk not loaded): said as the store's error, nothing added, nothing sent.
+   */
+  const refuse = (cause: unknown) => {
+    const error = createStreamError({
+      type: 'attachment_error',
+      message: cause instanceof Error ? cause.message : String(cause),
+      retryable: false,
+    });
+    dispatch({ type: 'send-refused', error });
+    options.onError?.(error, null);
+  };
   /** Stops what runs and waits until it settled (its answer marked aborted). */
   const stopAndSettle = async () => {
     flight.abort();
@@ -282,14 +296,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
             blocks = [...attachments.map(attachmentBlock), ...text];
             fileNames = attachments.map((attachment) => attachment.name);
           } catch (cause) {
-            const error = createStreamError({
-              type: 'attachment_error',
-              message: cause instanceof Error ? cause.message : String(cause),
-              retryable: false,
-            });
-            // Refused before sending: nothing was added, nothing was sent.
-            dispatch({ type: 'send-refused', error });
-            options.onError?.(error, null);
+            refuse(cause);
             return;
           }
         }
@@ -353,10 +360,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
         // A message of blocks (files among them, as a rule): its new text keeps its files
         // (that code loads with the attachment helpers, as a message with files already did).
-        const edited =
-          typeof content === 'string' && typeof target.content !== 'string'
-            ? (await loadAttachments()).editedContent(target, content)
-            : { content };
+        let edited: Pick<UserTurn, 'content' | 'fileNames'> = { content };
+        if (typeof content === 'string' && typeof target.content !== 'string') {
+          try {
+            edited = (await loadAttachments()).editedContent(target, content);
+          } catch (cause) {
+            // The helpers' chunk did not load (offline): said as a send's refused file is.
+            refuse(cause);
+            return;
+          }
+        }
         const turn: Turn = { id: newId('user'), role: 'user', ...edited };
         dispatch({ type: 'user-turn-added', turn, parentId });
         await ctx.answer(turn.id, 0);

@@ -41,7 +41,8 @@ export function attachmentsOf(
     if (typeof source?.data !== 'string' || typeof source.media_type !== 'string') return;
     if (!SENT_TYPES.has(source.media_type)) return;
     const title = (block as { title?: unknown }).title;
-    const fileName = fileNames?.[index];
+    // Read back from storage, so not trusted to be the list it was written as.
+    const fileName = Array.isArray(fileNames) ? fileNames[index] : undefined;
     found.push({
       id: `block_${index}`,
       name:

@@ -24,6 +24,15 @@ withDefaultStyles();
 
 const noop = () => {};
 
+/** A conversation list holding one new conversation. */
+function threadStoreWithOne() {
+  const threads = createThreadStore({
+    chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+  });
+  threads.getState().newThread();
+  return threads;
+}
+
 /** A finished tool call, shown awaiting approval by the tests that pass that status. */
 const weatherCall = {
   index: 0,
@@ -184,10 +193,7 @@ describe.each(['light', 'dark'])("an attachment chip's remove button (%s)", (the
 
 describe('control sizes', () => {
   it('come in two heights, with 12 px text or more and one small radius', async () => {
-    const threads = createThreadStore({
-      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
-    });
-    threads.getState().newThread();
+    const threads = threadStoreWithOne();
     render(
       <div style={{ width: 700 }}>
         <CodeBlock code="const a = 1;" language="ts" download />
@@ -263,10 +269,7 @@ describe('control sizes', () => {
 
 describe('panels that hold long words', () => {
   it('keeps a conversation’s rename field and Save, with its focus ring, inside a narrow list', async () => {
-    const threads = createThreadStore({
-      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
-    });
-    threads.getState().newThread();
+    const threads = threadStoreWithOne();
     render(
       <div style={{ width: 263, overflow: 'auto' }}>
         <ThreadList store={threads} />

@@ -176,8 +176,14 @@ describe('a sent message’s attachments', () => {
       { name: 'photo.png', size: 10, mediaType: 'image/png' },
       { name: 'notes.txt', size: 11, mediaType: 'text/plain' },
     ]);
-    // Without the names (a message restored from elsewhere): what the blocks say.
+    // Without the names (a message restored from elsewhere), or with a damaged record of
+    // them: what the blocks say.
     expect(attachmentsOf(turn?.content ?? '').map((a) => a.name)).toEqual(['Image', 'notes.txt']);
+    const damaged = 'xy' as unknown as string[];
+    expect(attachmentsOf(turn?.content ?? '', damaged).map((a) => a.name)).toEqual([
+      'Image',
+      'notes.txt',
+    ]);
   });
 
   it('keeps the files, with their names, when only the text is edited', async () => {
