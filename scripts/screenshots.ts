@@ -125,6 +125,28 @@ const SHOTS: readonly Shot[] = [
     },
   },
   {
+    name: 'edit-with-files',
+    query: { fixture: 'spec-basic-text', speed: 'fast' },
+    before: async (page) => {
+      // A 1×1 PNG and a text file, attached through the composer's file input.
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      await page.locator('input[type="file"]').setInputFiles([
+        { name: 'screenshot.png', mimeType: 'image/png', buffer: png },
+        { name: 'meeting-notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes.') },
+      ]);
+      await page.getByRole('button', { name: 'Remove meeting-notes.txt' }).waitFor();
+      const field = page.getByRole('textbox', { name: 'Message' });
+      await field.fill('What do these say?');
+      await field.press('Enter');
+      await page.locator('[role="log"][aria-busy="false"]').waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('button', { name: 'Remove screenshot.png' }).click();
+    },
+  },
+  {
     name: 'details-popover',
     query: { fixture: 'spec-basic-text', speed: 'fast' },
     prompt: 'Hello',

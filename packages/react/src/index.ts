@@ -146,6 +146,7 @@ export type {
   ChatStoreOptions,
   ChatTool,
   ConversationTree,
+  EditOptions,
   PersistErrorInfo,
   RequestDefaults,
   SendOptions,

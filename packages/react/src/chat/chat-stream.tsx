@@ -23,7 +23,7 @@ import { useFollowScroll } from '../hooks/use-follow-scroll.js';
 import { useMessageStream } from '../hooks/use-message-stream.js';
 import { isToolResultsTurn } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
-import type { AssistantTurn, ChatStoreOptions, Turn } from '../store/types.js';
+import type { AssistantTurn, ChatStoreOptions, EditOptions, Turn } from '../store/types.js';
 import type { AssistantMessageActions, AssistantMessageProps } from './assistant-message.js';
 import { Composer } from './composer.js';
 import { mountAnswerFacesWhenIdle } from './font-warm-up.js';
@@ -325,11 +325,11 @@ export function ChatStream({
   }, [store, focusComposer, focusAfterDecision, jumpToLatest, hasFeedback]);
 
   const edit = useCallback(
-    (turnId: string, content: string) => {
+    (...edited: [turnId: string, content: string, options?: EditOptions]) => {
       // The edited message is replaced by its new version: focus must not fall to the page.
       focusComposer();
       jumpToLatest();
-      void store.getState().edit(turnId, content);
+      void store.getState().edit(...edited);
     },
     [store, focusComposer, jumpToLatest],
   );

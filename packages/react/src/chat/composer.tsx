@@ -124,7 +124,14 @@ export function Composer({
       {header}
       {attachments ? (
         <>
-          <AttachmentList attachments={attachments.attachments} onRemove={attachments.remove} />
+          <AttachmentList
+            attachments={attachments.attachments}
+            onRemove={(id) => {
+              // The button goes with its file: focus goes to the field, not to the page.
+              field.current?.focus();
+              attachments.remove(id);
+            }}
+          />
           {attachments.errors.length > 0 ? (
             <ul className="ms-composer__errors" role="alert">
               {attachments.errors.map((error) => (

@@ -13,17 +13,18 @@ import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import { attachmentsOf } from '../store/sent-attachments.js';
-import type { UserTurn } from '../store/types.js';
+import type { EditOptions, UserTurn } from '../store/types.js';
 import { userText } from './turn-text.js';
 
 export interface UserMessageProps {
   /** The turn to show, from the store. */
   readonly turn: UserTurn;
   /**
-   * Send an edited version of this message (a sibling turn, with a new answer). Without it,
-   * the message offers Copy only.
+   * Send an edited version of this message (a sibling turn, with a new answer), without the
+   * files removed in the editor (`options.removeFiles`, as the store's `edit` takes them).
+   * Without it, the message offers Copy only.
    */
-  readonly onEdit?: (turnId: string, content: string) => void;
+  readonly onEdit?: (turnId: string, content: string, options?: EditOptions) => void;
   /** A request is under way: Edit is disabled. */
   readonly busy?: boolean;
   /** Shown beside the actions. */
@@ -46,7 +47,10 @@ export const UserMessage = memo(function UserMessage({
   const text = userText(turn);
   const attachments = attachmentsOf(turn.content, turn.fileNames);
   const [draft, setDraft] = useState<string | null>(null);
+  // The files taken out in the editor, by their `attachmentsOf` ids.
+  const [removed, setRemoved] = useState<readonly string[]>([]);
   const root = useRef<HTMLElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   // Closing the editor without sending unmounts the focused field: focus goes back to Edit.
   const refocusEdit = useRef(false);
   useEffect(() => {
@@ -59,11 +63,13 @@ export const UserMessage = memo(function UserMessage({
       refocusEdit.current = true;
       setDraft(null);
     };
+    const kept = attachments.filter((file) => !removed.includes(file.id));
     const save = (event: FormEvent | KeyboardEvent) => {
       event.preventDefault();
-      if (draft.trim() === '' || busy) return;
+      // Files alone are a message too, as in the composer.
+      if ((draft.trim() === '' && kept.length === 0) || busy) return;
       setDraft(null);
-      onEdit(turn.id, draft);
+      onEdit(turn.id, draft, removed.length > 0 ? { removeFiles: removed } : undefined);
     };
     return (
       <article
@@ -71,10 +77,19 @@ export const UserMessage = memo(function UserMessage({
         className="ms-message ms-message--user ms-message--editing"
         aria-label="You said"
       >
-        {/* The edit keeps the message's files (the store's `edit`): shown, so nobody wonders. */}
-        <AttachmentList attachments={attachments} label="Files sent with the edit" />
         <form className="ms-edit" onSubmit={save}>
+          {/* The edit keeps the message's files (the store's `edit`) but those removed here. */}
+          <AttachmentList
+            attachments={kept}
+            onRemove={(id) => {
+              // The button goes with its file: focus goes to the field, not to the page.
+              field.current?.focus();
+              setRemoved([...removed, id]);
+            }}
+            label="Files sent with the edit"
+          />
           <textarea
+            ref={field}
             className="ms-edit__field"
             aria-label="Edit message"
             value={draft}
@@ -122,7 +137,14 @@ export const UserMessage = memo(function UserMessage({
         {actions ? (
           <MessageActions
             copyText={text}
-            onEdit={onEdit ? () => setDraft(text) : undefined}
+            onEdit={
+              onEdit
+                ? () => {
+                    setRemoved([]);
+                    setDraft(text);
+                  }
+                : undefined
+            }
             busy={busy}
             label="Message actions"
           >

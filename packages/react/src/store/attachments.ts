@@ -223,17 +223,21 @@ export async function resolveAttachments(
 
 /**
  * A user turn's new version: text alone replaces its text and keeps the files it was sent
- * with (an edit of the words must not drop them), with their names; blocks replace it all.
+ * with (an edit of the words must not drop them), with their names, but for those `removed`
+ * names by their `attachmentsOf` ids; blocks replace it all.
  */
 export function editedContent(
   target: UserTurn,
   content: string | ContentBlockParam[],
+  removed: readonly string[] = [],
 ): Pick<UserTurn, 'content' | 'fileNames'> {
   if (typeof content !== 'string' || typeof target.content === 'string') {
     return { content };
   }
   const kept = target.content.flatMap((block, i) =>
-    block.type === 'image' || block.type === 'document' ? [i] : [],
+    (block.type === 'image' || block.type === 'document') && !removed.includes(`block_${i}`)
+      ? [i]
+      : [],
   );
   if (kept.length === 0) return { content };
   const text: ContentBlockParam[] = content.trim() === '' ? [] : [{ type: 'text', text: content }];

@@ -351,7 +351,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         await ctx.answer(parentId, 0);
       }),
 
-    edit: (turnId, content) =>
+    edit: (turnId, content, options) =>
       run(async () => {
         const target = nodeOf(model.tree, turnId);
         if (target?.role !== 'user') return;
@@ -363,7 +363,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         let edited: Pick<UserTurn, 'content' | 'fileNames'> = { content };
         if (typeof content === 'string' && typeof target.content !== 'string') {
           try {
-            edited = (await loadAttachments()).editedContent(target, content);
+            edited = (await loadAttachments()).editedContent(target, content, options?.removeFiles);
           } catch (cause) {
             // The helpers' chunk did not load (offline): said as a send's refused file is.
             refuse(cause);

@@ -140,6 +140,14 @@ export interface SendOptions {
   readonly attachments?: readonly (Attachment | Blob)[];
 }
 
+export interface EditOptions {
+  /**
+   * Files of the message to leave out of its new version, by the ids `attachmentsOf` gives
+   * them (`block_<index>`). Only with text `content`; the others are kept.
+   */
+  readonly removeFiles?: readonly string[];
+}
+
 /** Which sibling of its turn is shown: `index` of `count` (0-based), `count` 1 without siblings. */
 export interface BranchInfo {
   readonly index: number;
@@ -274,10 +282,10 @@ export interface ChatActions {
   /**
    * Sends `content` as a new version of the user turn `turnId` (a sibling, shown from now
    * on) and streams its answer. An answer streaming meanwhile is stopped first. Text alone
-   * replaces the message's text: the files it was sent with stay (blocks in `content` replace
-   * them).
+   * replaces the message's text: the files it was sent with stay, but for those named in
+   * `options.removeFiles` (blocks in `content` replace them all).
    */
-  edit(turnId: string, content: string | ContentBlockParam[]): Promise<void>;
+  edit(turnId: string, content: string | ContentBlockParam[], options?: EditOptions): Promise<void>;
   /**
    * A new answer beside the assistant turn `turnId` (default: the last answer), shown from
    * now on; the old one stays a branch. An answer streaming meanwhile is stopped first.

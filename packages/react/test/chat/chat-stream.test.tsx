@@ -610,13 +610,88 @@ describe('<ChatStream/> with the store actions', () => {
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     const kept = screen.getByRole('list', { name: 'Files sent with the edit' });
     expect(kept.textContent).toContain('photo.png');
-    // Shown, not removable here: the edit sends them as they were.
-    expect(within(kept).queryByRole('button')).toBeNull();
     await user.type(screen.getByRole('textbox', { name: 'Edit message' }), ' Briefly.');
     await user.keyboard('{Enter}');
     await waitFor(() => expect(store.getState().status).toBe('complete'));
     expect(scripted.requests).toHaveLength(2);
     expect(screen.getByRole('list', { name: 'Attached files' }).textContent).toContain('photo.png');
+  });
+
+  it('removes a file in the editor: focus stays in the editor, the new version goes without it', async () => {
+    const scripted = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('Seen again.')),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], 'photo.png', {
+      type: 'image/png',
+    });
+    const notes = new File(['Some notes.'], 'notes.txt', { type: 'text/plain' });
+    await act(() => store.getState().send('Both?', { attachments: [photo, notes] }));
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.click(screen.getByRole('button', { name: 'Remove photo.png' }));
+    const kept = screen.getByRole('list', { name: 'Files sent with the edit' });
+    expect(within(kept).queryByText('photo.png')).toBeNull();
+    expect(within(kept).getByText('notes.txt')).toBeDefined();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Edit message' }));
+    // Cancel forgets what was removed: the next edit starts from the message's files.
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    expect(screen.getByRole('list', { name: 'Files sent with the edit' }).textContent).toContain(
+      'photo.png',
+    );
+    await user.click(screen.getByRole('button', { name: 'Remove photo.png' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const messages = scripted.requests[1]?.body.messages as { content: { type: string }[] }[];
+    expect(messages[0]?.content.map((block) => block.type)).toEqual(['document', 'text']);
+    const sent = screen.getByRole('list', { name: 'Attached files' });
+    expect(sent.textContent).toContain('notes.txt');
+    expect(sent.textContent).not.toContain('photo.png');
+  });
+
+  it('sends an edit of files alone once its text is cleared, and not once nothing is left', async () => {
+    const scripted = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('A photo.')),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], 'photo.png', {
+      type: 'image/png',
+    });
+    await act(() => store.getState().send('What is this?', { attachments: [photo] }));
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' });
+    await user.clear(editor);
+    await user.click(screen.getByRole('button', { name: 'Remove photo.png' }));
+    await user.keyboard('{Enter}');
+    // Nothing to send: the editor stays open and nothing was asked.
+    expect(screen.getByRole('textbox', { name: 'Edit message' })).toBeDefined();
+    expect(scripted.requests).toHaveLength(1);
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Edit message' }));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(scripted.requests).toHaveLength(2));
+    const messages = scripted.requests[1]?.body.messages as { content: { type: string }[] }[];
+    expect(messages[0]?.content.map((block) => block.type)).toEqual(['image']);
+  });
+
+  it('gives focus to the message field when a file is removed from the composer', async () => {
+    const { user } = setup('spec-basic-text');
+    const input = document.querySelector<HTMLInputElement>(
+      'input[type="file"]',
+    ) as HTMLInputElement;
+    const png = (name: string) =>
+      new File([new Uint8Array([1, 2, 3])], name, { type: 'image/png' });
+    await user.upload(input, [png('a.png'), png('b.png')]);
+    await user.click(await screen.findByRole('button', { name: 'Remove a.png' }));
+    expect(screen.queryByRole('button', { name: 'Remove a.png' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
   it('edits a user message in place and sends the new version', async () => {

@@ -202,4 +202,42 @@ describe('a sent message’s attachments', () => {
     expect(sent[0]?.content.map((block) => block.type)).toEqual(['image', 'text']);
     expect(sent[0]?.content[1]?.text).toBe('And now?');
   });
+
+  it('leaves out the files an edit removes, by their attachmentsOf ids, and keeps the rest', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('Seen again.')),
+    );
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    await store.getState().send('Both?', { attachments: [photo(), notes()] });
+    const [first] = userTurns(store);
+    const shown = attachmentsOf(first?.content ?? '', first?.fileNames);
+    const photoId = shown.find((file) => file.name === 'photo.png')?.id as string;
+    await store.getState().edit(first?.id as string, 'Only the notes?', { removeFiles: [photoId] });
+    const [edited] = userTurns(store);
+    expect(edited?.fileNames).toEqual(['notes.txt']);
+    expect(attachmentsOf(edited?.content ?? '', edited?.fileNames).map((a) => a.name)).toEqual([
+      'notes.txt',
+    ]);
+    const sent = requests[1]?.body.messages as { content: { type: string; text?: string }[] }[];
+    expect(sent[0]?.content.map((block) => block.type)).toEqual(['document', 'text']);
+    // The first version still has both: an edit is a new version, not a change to the old.
+    expect(attachmentsOf(first?.content ?? '', first?.fileNames)).toHaveLength(2);
+  });
+
+  it('sends text alone when an edit removes every file', async () => {
+    const { fetch, requests } = scriptedFetch(
+      () => sse(textAnswer('Seen.')),
+      () => sse(textAnswer('Plain.')),
+    );
+    const store = createChatStore({ request: { model: 'claude-opus-5', max_tokens: 64 }, fetch });
+    await store.getState().send('What is this?', { attachments: [photo()] });
+    const [first] = userTurns(store);
+    const ids = attachmentsOf(first?.content ?? '', first?.fileNames).map((file) => file.id);
+    await store.getState().edit(first?.id as string, 'Never mind.', { removeFiles: ids });
+    const [edited] = userTurns(store);
+    expect(edited?.content).toBe('Never mind.');
+    expect(edited?.fileNames).toBeUndefined();
+    expect(requests[1]?.body.messages).toEqual([{ role: 'user', content: 'Never mind.' }]);
+  });
 });
