@@ -147,40 +147,25 @@ function AssistantMessageInLog({
 
 const BUSY = new Set(['submitted', 'streaming', 'running-tools']);
 
-const DEPRECATED_KEYS = [
-  'endpoint',
-  'headers',
-  'fetch',
-  'retry',
-  'idleTimeoutMs',
-  'onRetry',
-  'random',
-] as const;
-
-/** The store options from the props: the grouped transport over the deprecated flat props. */
+/**
+ * The store options from the props: the grouped transport over the deprecated flat props
+ * (which are store options of the same names, so they reach the store as they are).
+ */
 function storeOptions(
   props: Partial<Omit<ChatStoreOptions, TransportKey>> & DeprecatedTransportProps,
   transport: ChatStreamProps['transport'],
   recorder: StreamRecorder | null,
   fetchRef: { current: typeof fetch | undefined },
 ): ChatStoreOptions {
-  const rest: Record<string, unknown> = { ...props };
-  const flat: Record<string, unknown> = {};
-  for (const key of DEPRECATED_KEYS) {
-    if (rest[key] !== undefined) flat[key] = rest[key];
-    delete rest[key];
-  }
-  const grouped: ChatTransport = typeof transport === 'string' ? { transport } : (transport ?? {});
-  const merged = { ...flat, ...grouped } as ChatTransport;
-  fetchRef.current = merged.fetch;
+  const options: Partial<ChatStoreOptions> = {
+    ...props,
+    ...(typeof transport === 'string' ? { transport } : transport),
+  };
+  fetchRef.current = options.fetch;
   return {
-    ...(rest as Partial<ChatStoreOptions>),
-    ...merged,
+    ...options,
     ...(recorder ? { fetch: recorder.fetch } : {}),
-    request: (rest.request as ChatStoreOptions['request']) ?? {
-      model: 'claude-opus-5',
-      max_tokens: 4096,
-    },
+    request: options.request ?? { model: 'claude-opus-5', max_tokens: 4096 },
   };
 }
 
