@@ -20,7 +20,6 @@ import {
 } from '../markdown/display-progress.js';
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
-import { shownBranch } from '../store/tree.js';
 import type { AssistantTurn } from '../store/types.js';
 import { answerGoesOn, answerParts } from './answer-round.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -102,11 +101,29 @@ function noticeDescription(stream: AssistantTurn['stream']): string | undefined 
     : undefined;
 }
 
-/** The turn is the newest of its versions (or has none): what a retry by itself may act on. */
-function isNewestVersion(store: ChatStore | undefined, turnId: string): boolean {
+/**
+ * Answers asked again, by the user or by themselves (by id: a retry in place keeps it). A rate
+ * limit retries an answer by itself once: the retry's own rate limit is a new error, which
+ * would otherwise be waited out and retried again, and again, with nobody asking.
+ */
+const retriedAnswers = new Set<string>();
+
+/**
+ * Whether the answer's rate limit may be retried by itself: it was not retried yet, and it is
+ * the conversation's last request, no answer begun since it ended on any branch. An older
+ * version shown again, or an answer under an earlier version of the question, is history: a
+ * retry by itself there would be a request (and a version) nobody asked for.
+ */
+function mayRetryByItself(store: ChatStore | undefined, turn: AssistantTurn): boolean {
+  if (retriedAnswers.has(turn.id)) return false;
   if (!store) return true;
-  const { index, count } = shownBranch(store.getState().tree, turnId);
-  return index === count - 1;
+  const ended = turn.finishedAt;
+  return (
+    ended !== null &&
+    !Object.values(store.getState().tree.nodes).some(
+      (node) => node.role === 'assistant' && node.id !== turn.id && node.startedAt >= ended,
+    )
+  );
 }
 
 /** What the usage of an answer's parts leaves out: `UsageBadge`'s `partial`. */
@@ -311,11 +328,14 @@ function AnswerEnd({
         <ResumeControl
           stream={stream}
           onResume={actions.resume}
-          onRetry={actions.retry}
+          onRetry={() => {
+            retriedAnswers.add(turn.id);
+            actions.retry?.();
+          }}
           busy={busy}
-          // An older version shown again: a retry by itself would add a version (a request)
-          // nobody asked for, each time it is shown.
-          autoRetry={isNewestVersion(branchStore, turn.id)}
+          autoRetry={
+            stream.error?.retryAfterMs !== undefined && mayRetryByItself(branchStore, turn)
+          }
           // The notice above says what happened; a stop by the user has its mark.
           label={null}
         />

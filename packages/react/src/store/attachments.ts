@@ -247,7 +247,10 @@ export function editedContent(
       ...kept.map((i) => (target.content as ContentBlockParam[])[i] as ContentBlockParam),
       ...text,
     ],
-    ...(Array.isArray(names) ? { fileNames: kept.map((i) => names[i] ?? null) } : {}),
+    // Read back from storage, so each name is checked to be one.
+    ...(Array.isArray(names)
+      ? { fileNames: kept.map((i) => (typeof names[i] === 'string' ? names[i] : null)) }
+      : {}),
   };
 }
 

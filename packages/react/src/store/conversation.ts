@@ -145,8 +145,9 @@ export function answerFromMessage(id: string, content: MessageParam['content']):
 }
 
 /**
- * Some of an answer arrived: text, or a block that finished. Without it, a failed answer is
- * only a failed request: Retry, not Resume, and a retry takes its place (`retry`).
+ * Some of an answer arrived to continue from: text, or a block that finished. Without it, a
+ * failed answer offers Retry, not Resume (`retry` asks again in its place when not even a block
+ * began, else as a new version that keeps what did arrive).
  */
 export const somethingArrived = (stream: StreamState): boolean =>
   (stream.message?.content ?? []).some(

@@ -7,7 +7,7 @@ import {
 } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { loadAttachments } from './attachments-loader.js';
-import { alternate, answerFromMessage, somethingArrived, toMessageParam } from './conversation.js';
+import { alternate, answerFromMessage, toMessageParam } from './conversation.js';
 import { type EffectContext, Flight, type StreamedAnswer } from './effects/context.js';
 import { continueInPlace } from './effects/continuation.js';
 import { continuePausedTurn, continuesPausedTurn } from './effects/pause-turn.js';
@@ -218,6 +218,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     const last = model.turns.at(-1);
     return last?.role === 'assistant' ? last : undefined;
   };
+  /**
+   * The parent of turn `id`, when `id` is still in the tree (a reset may have cleared it while
+   * a request was stopped) and its parent is shown: a new version asks with the shown path.
+   */
+  const shownParentOf = (id: string): string | undefined => {
+    const parentId = parentOf(model.tree, id);
+    return parentId === ROOT || model.turns.some((turn) => turn.id === parentId)
+      ? parentId
+      : undefined;
+  };
   const answerById = (turnId: string | undefined): AssistantTurn | undefined => {
     if (turnId === undefined) return lastAnswer();
     const turn = nodeOf(model.tree, turnId);
@@ -328,12 +338,16 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
 
     retry: () => {
       const target = lastAnswer();
-      // Only a failed request (nothing arrived): the new answer takes its place, no version of
-      // its own. Else asked again as a new version, the old one kept (`regenerate`). The last
-      // answer is on the shown path, so its parent is shown.
-      return target && isFinalStatus(target.stream.status) && !somethingArrived(target.stream)
+      // Only a failed request of which nothing arrived, not even a block begun (reasoning cut
+      // short is something the user saw and paid for): the new answer takes its place, no
+      // version of its own. Else asked again as a new version, the old one kept (`regenerate`).
+      return target && isFinalStatus(target.stream.status) && !target.stream.message?.content.length
         ? run(async () => {
             await stopAndSettle();
+            // Looked at again after the wait: a retry before this one, a reset or another
+            // version shown may have changed it. Only the same failed answer, still last (so
+            // its parent is shown), is asked again.
+            if (lastAnswer() !== target) return;
             ctx.forgetSent(target.id);
             await ctx.answer(parentOf(model.tree, target.id) ?? ROOT, 0, target.id);
           })
@@ -345,21 +359,20 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         const target = answerById(turnId);
         if (target === undefined) return;
         await stopAndSettle();
-        const parentId = parentOf(model.tree, target.id) ?? ROOT;
-        // The parent must be shown for its path to be the request's.
-        if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
-        await ctx.answer(parentId, 0);
+        const parentId = shownParentOf(target.id);
+        if (parentId !== undefined) await ctx.answer(parentId, 0);
       }),
 
-    edit: (turnId, content, options) =>
-      run(async () => {
+    edit: (turnId, content, options) => {
+      // What ran before this edit, waited for once the helpers are in: by then `current` is
+      // this edit's own promise (`stopAndSettle` would wait for itself).
+      const before = current;
+      return run(async () => {
         const target = nodeOf(model.tree, turnId);
         if (target?.role !== 'user') return;
-        await stopAndSettle();
-        const parentId = parentOf(model.tree, turnId) ?? ROOT;
-        if (!model.turns.some((turn) => turn.id === parentId) && parentId !== ROOT) return;
         // A message of blocks (files among them, as a rule): its new text keeps its files
         // (that code loads with the attachment helpers, as a message with files already did).
+        // Loaded before anything is stopped: a refused edit leaves a streaming answer alone.
         let edited: Pick<UserTurn, 'content' | 'fileNames'> = { content };
         if (typeof content === 'string' && typeof target.content !== 'string') {
           try {
@@ -370,10 +383,15 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
             return;
           }
         }
+        flight.abort();
+        await before;
+        const parentId = shownParentOf(turnId);
+        if (parentId === undefined) return;
         const turn: Turn = { id: newId('user'), role: 'user', ...edited };
         dispatch({ type: 'user-turn-added', turn, parentId });
         await ctx.answer(turn.id, 0);
-      }),
+      });
+    },
 
     branchesOf: (turnId) => branchInfo(model.tree, turnId),
 

@@ -261,10 +261,11 @@ export interface ChatActions {
   /** Continues the interrupted last answer in place (the core's continuation request, merged). */
   resume(): Promise<void>;
   /**
-   * Asks again for the last answer, from scratch. When some of it arrived, as `regenerate()`:
-   * the old one stays a version. When nothing did (the request failed, or was stopped before
-   * any content), the new answer takes the failed one's place: a failed request leaves no
-   * version of its own.
+   * Asks again for the last answer, from scratch. When any of it arrived (a block begun, a
+   * reasoning cut short included), as `regenerate()`: the old one stays a version. When nothing
+   * did (the request failed, or was stopped before any content), the new answer takes the
+   * failed one's place: a failed request leaves no version of its own. Called again before the
+   * first went out, or after the answer stopped being the last shown, it does nothing.
    */
   retry(): Promise<void>;
   /**

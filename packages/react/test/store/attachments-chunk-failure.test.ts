@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createChatStore } from '../../src/index.js';
-import { scriptedFetch } from './support.js';
+import { scriptedFetch, sse, textAnswer } from './support.js';
 
 // The attachment helpers (a chunk loaded on demand) cannot be loaded: offline, or a deploy
 // that replaced it.
@@ -33,5 +33,32 @@ describe('the attachment helpers, when their chunk cannot be loaded', () => {
     expect(store.getState().error).toMatchObject({ type: 'attachment_error', retryable: false });
     expect(store.getState().error?.message).toMatch(/mock/i);
     expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it('leave an answer that is streaming alone when they refuse an edit', async () => {
+    const long = 'A long answer that is still streaming. '.repeat(50);
+    const { fetch, requests } = scriptedFetch(() => sse(textAnswer(long), { hang: true }));
+    const store = createChatStore({
+      request,
+      fetch,
+      batch: false,
+      initialMessages: [
+        { role: 'user', content: [{ type: 'text', text: 'What is this?' }] },
+        { role: 'assistant', content: 'A photo.' },
+      ],
+    });
+    const question = store.getState().turns[0]?.id as string;
+    const sending = store.getState().send('Tell me more');
+    await vi.waitFor(() => expect(store.getState().status).toBe('streaming'));
+    await store.getState().edit(question, 'And now?');
+    expect(store.getState().error).toMatchObject({ type: 'attachment_error' });
+    expect(requests).toHaveLength(1);
+    // Nothing replaced the answer the user is reading: it is not cut off for the refusal.
+    expect(store.getState().turns.at(-1)?.role).toBe('assistant');
+    expect(
+      (store.getState().turns.at(-1) as { stream: { status: string } }).stream.status,
+    ).not.toBe('aborted');
+    store.getState().stop();
+    await sending;
   });
 });

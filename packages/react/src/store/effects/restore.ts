@@ -5,10 +5,12 @@
  */
 import {
   createStreamError,
+  describeError,
   endStream,
   isFinalStatus,
   isPlainObject,
   type StreamError,
+  type StreamState,
 } from '@message-stream/core';
 import { linearTree, ROOT, recordOf, setEntry } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
@@ -30,12 +32,37 @@ const RELOADED_MID_ANSWER: StreamError = {
   description: 'The page was closed or reloaded before the answer finished. Resume to continue it.',
 };
 
+/**
+ * A stored answer's stream, as the views can read it: `attempts` a list of records (damaged,
+ * it is left out: only the details and the usage note read it), and an error's `retry-after`
+ * wait left out, with its sentence said again without it. That wait was counted from a moment
+ * long gone: kept, a conversation opened days later would count down and send a request
+ * nobody asked for.
+ */
+function readableStream(stream: StreamState): StreamState {
+  let next = stream;
+  if (next.attempts !== undefined && !isListOf(next.attempts, () => true)) {
+    const { attempts: _damaged, ...rest } = next;
+    next = rest;
+  }
+  const error = next.error;
+  if (isPlainObject(error) && error.retryAfterMs !== undefined) {
+    const { retryAfterMs: _gone, ...rest } = error;
+    const type = typeof rest.type === 'string' ? rest.type : 'api_error';
+    const message = typeof rest.message === 'string' ? rest.message : '';
+    next = { ...next, error: { ...rest, description: describeError({ ...rest, type, message }) } };
+  }
+  return next;
+}
+
 function settleTurn(turn: Turn): Turn {
   if (turn.role !== 'assistant') return turn;
   // A record from an older or damaged store may lack its results: none is no result.
   let next: AssistantTurn = isPlainObject(turn.toolResults) ? turn : { ...turn, toolResults: {} };
-  if (!isFinalStatus(turn.stream.status)) {
-    const ended = endStream(turn.stream);
+  const stream = readableStream(next.stream);
+  if (stream !== next.stream) next = { ...next, stream };
+  if (!isFinalStatus(next.stream.status)) {
+    const ended = endStream(next.stream);
     // Said as what happened: as a network error it read "The network connection failed".
     next = {
       ...next,
