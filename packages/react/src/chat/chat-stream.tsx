@@ -253,11 +253,13 @@ export function ChatStream({
   const files = useAttachments();
   const { attachments: pending, clear: clearFiles } = files;
   const send = useCallback(
-    (text: string) => {
+    // A suggestion goes alone (`files` empty): the files staged, like the words typed, are
+    // for the user's own message, and stay in the composer.
+    (text: string, files = pending) => {
       // Sending always brings the new message into view, even when scrolled up.
       jumpToLatest();
-      const sent = store.getState().send(text, { attachments: pending });
-      clearFiles();
+      const sent = store.getState().send(text, { attachments: files });
+      if (files === pending) clearFiles();
       // A refused file (its type, its size) is reported by the store; nothing was sent.
       sent.catch(() => {});
     },
@@ -396,7 +398,7 @@ export function ChatStream({
                 // The chip is gone once pressed: focus goes to the composer, not the page.
                 onSuggestion={(text) => {
                   focusComposer();
-                  send(text);
+                  send(text, []);
                 }}
               />
             ) : null}

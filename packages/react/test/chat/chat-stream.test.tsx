@@ -409,6 +409,25 @@ describe('<ChatStream/> shell', () => {
     expect(screen.queryByRole('heading', { name: 'Hi there' })).toBeNull();
   });
 
+  it('sends a suggestion alone, leaving the files and words staged for the user’s own message', async () => {
+    const { user, requests } = own({ suggestions: ['Say hello'] });
+    const input = document.querySelector<HTMLInputElement>(
+      'input[type="file"]',
+    ) as HTMLInputElement;
+    await user.upload(
+      input,
+      new File([new Uint8Array([1, 2, 3])], 'shot.png', { type: 'image/png' }),
+    );
+    await screen.findByRole('button', { name: 'Remove shot.png' });
+    await user.type(field(), 'My own draft');
+    await user.click(screen.getByRole('button', { name: 'Say hello' }));
+    await waitFor(() => expect(answerStatus()).toBe('complete'));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.body.messages).toEqual([{ role: 'user', content: 'Say hello' }]);
+    expect(screen.getByRole('button', { name: 'Remove shot.png' })).toBeDefined();
+    expect(field().value).toBe('My own draft');
+  });
+
   it('stops a streaming answer with Escape', async () => {
     const { send, store } = setup('long-markdown;speed=slow');
     await send('Write');
