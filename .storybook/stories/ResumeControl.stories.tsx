@@ -1,4 +1,4 @@
-import { createStreamError } from '@message-stream/core';
+import { createStreamError, createStreamState } from '@message-stream/core';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, userEvent } from 'storybook/test';
 import { ResumeControl } from './kit.js';
@@ -57,20 +57,28 @@ export const Busy: Story = {
   },
 };
 
-/** An error that would only happen again (a revoked key): nothing to offer, nothing renders. */
+/**
+ * An error that trying again cannot fix by itself (a revoked key): Retry alone, for once the
+ * key is fixed; no countdown, nothing done by itself.
+ */
 export const NonRetryableError: Story = {
   args: {
-    status: 'error',
-    error: createStreamError({
-      type: 'authentication_error',
-      code: 'token_revoked',
-      message: 'API key has been revoked or does not exist.',
-      status: 401,
-    }),
+    stream: {
+      ...createStreamState(),
+      status: 'error',
+      error: createStreamError({
+        type: 'authentication_error',
+        code: 'token_revoked',
+        message: 'API key has been revoked or does not exist.',
+        status: 401,
+      }),
+    },
   },
-  play: async ({ canvasElement }) => {
-    await expect(canvasElement.querySelector('.ms-resume')).toBeNull();
-    await expect(canvasElement.querySelector('button')).toBeNull();
+  play: async ({ canvas, args }) => {
+    await expect(canvas.queryByRole('button', { name: 'Resume' })).toBeNull();
+    await expect(canvas.queryByText(/^Retrying in/)).toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: 'Retry' }));
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
   },
 };
 

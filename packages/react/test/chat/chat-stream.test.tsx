@@ -269,8 +269,10 @@ describe('<ChatStream/>', () => {
     await waitFor(() => expect(store.getState().status).toBe('error'));
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toMatch(/revoked/i);
-    // A non-retryable failure offers neither Resume nor Retry as a way out of a bad key.
+    // Nothing to resume from; Retry for once the key is fixed, and no retry by itself.
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByText(/^Retrying in/)).toBeNull();
   });
 
   it('renders tool calls, thinking and search results from their fixtures', async () => {

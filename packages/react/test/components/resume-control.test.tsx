@@ -1,4 +1,4 @@
-import { createStreamError, type StreamStatus } from '@message-stream/core';
+import { createStreamError, createStreamState, type StreamStatus } from '@message-stream/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,6 +34,19 @@ describe('ResumeControl', () => {
       <ResumeControl status={status} error={error} onResume={noop} onRetry={noop} />,
     );
     expect(container.innerHTML).toBe('');
+  });
+
+  it('offers Retry alone, never by itself, after an error trying again cannot fix by itself', () => {
+    render(
+      <ResumeControl
+        stream={{ ...createStreamState(), status: 'error', error: fatal }}
+        onResume={noop}
+        onRetry={noop}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    expect(screen.queryByText(/^Retrying in/)).toBeNull();
   });
 
   it('calls onResume and onRetry', async () => {

@@ -110,14 +110,16 @@ describe('recoveryFor and ResumeControl with a stream', () => {
     expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
   });
 
-  it('offers nothing for a whole answer or an error that would happen again', async () => {
-    expect(recoveryFor(await finalState(basicText))).toBeNull();
+  it('offers nothing for a whole answer, and Retry for an error trying again cannot fix by itself', async () => {
+    const whole = await finalState(basicText);
+    expect(recoveryFor(whole)).toBeNull();
+    const { container } = render(<ResumeControl stream={whole} onResume={noop} onRetry={noop} />);
+    expect(container.innerHTML).toBe('');
+    // A revoked key: the user may fix it, then Retry (never by itself: no retry-after).
     const fatal = failedBeforeAnything(
       createStreamError({ type: 'authentication_error', message: '', status: 401 }),
     );
-    expect(recoveryFor(fatal)).toBeNull();
-    const { container } = render(<ResumeControl stream={fatal} onResume={noop} onRetry={noop} />);
-    expect(container.innerHTML).toBe('');
+    expect(recoveryFor(fatal)).toBe('retry');
   });
 
   it('counts down a retry-after and retries once when it ends', () => {
