@@ -87,7 +87,6 @@ export { preloadParts } from './components/lazy-part.js';
 export type { Feedback, MessageActionsProps } from './components/message-actions.js';
 export type { RedactedThinkingProps } from './components/redacted-thinking.js';
 export {
-  canRecover,
   type Recovery,
   ResumeControl,
   type ResumeControlProps,

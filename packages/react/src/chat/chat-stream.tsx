@@ -250,7 +250,9 @@ export function ChatStream({
     log.current?.focus({ preventScroll: true });
     jumpToLatest();
   }, [jumpToLatest]);
-  const files = useAttachments();
+  // What is typed and attached but not sent stays with the conversation (its store) when
+  // another thread is shown and this one again.
+  const files = useAttachments(store);
   const { attachments: pending, clear: clearFiles } = files;
   const send = useCallback(
     // A suggestion goes alone (`files` empty): the files staged, like the words typed, are
@@ -441,6 +443,7 @@ export function ChatStream({
           accessory={composerAccessory}
           header={composerHeader}
           attachments={takesFiles ? files : undefined}
+          draftKey={store}
         />
       </div>
     </section>

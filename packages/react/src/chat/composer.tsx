@@ -4,6 +4,7 @@ import {
   type ReactElement,
   type ReactNode,
   type RefObject,
+  useEffect,
   useId,
   useLayoutEffect,
   useRef,
@@ -45,7 +46,15 @@ export interface ComposerProps {
    * them with the text; without it, the composer takes text only.
    */
   readonly attachments?: AttachmentsController;
+  /**
+   * Keeps the unsent text per conversation (the chat store, say): a composer mounted again
+   * with the same key, after a switch to another thread and back, starts from it.
+   */
+  readonly draftKey?: object;
 }
+
+/** Unsent text by draft key; let go with the key (a conversation that is gone). */
+const drafts = new WeakMap<object, string>();
 
 /** The browser sizes a textarea to its content from CSS (styles.css: `field-sizing`). */
 const sizesItself = (): boolean =>
@@ -72,8 +81,12 @@ export function Composer({
   header,
   allowEmpty = false,
   attachments,
+  draftKey,
 }: ComposerProps): ReactElement {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(() => (draftKey && drafts.get(draftKey)) || '');
+  useEffect(() => {
+    if (draftKey) drafts.set(draftKey, text);
+  }, [draftKey, text]);
   const own = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const field = inputRef ?? own;

@@ -1,9 +1,4 @@
-import {
-  canResume,
-  type StreamError,
-  type StreamState,
-  type StreamStatus,
-} from '@message-stream/core';
+import { canResume, type StreamError, type StreamState } from '@message-stream/core';
 import { type ReactElement, type ReactNode, useEffect, useId, useState } from 'react';
 import { somethingArrived } from '../store/conversation.js';
 import { cx } from './cx.js';
@@ -24,37 +19,25 @@ export function recoveryFor(stream: StreamState): Recovery {
   return stream.status === 'error' ? 'retry' : null;
 }
 
-/**
- * @deprecated Decides on the status alone and offers Resume even when nothing arrived; use
- * `recoveryFor(stream)`.
- */
-export function canRecover(status: StreamStatus, error?: StreamError | null): boolean {
-  return (
-    status === 'interrupted' || status === 'aborted' || (status === 'error' && !!error?.retryable)
-  );
-}
-
 export interface ResumeControlProps {
   /**
    * The answer's stream: the control offers exactly one action, from `recoveryFor` (Resume
    * only when something resumable arrived), and counts down a server's `retry-after`.
    */
-  stream?: StreamState;
-  /** @deprecated Pass `stream`. With `status` alone, Resume and Retry both show. */
-  status?: StreamStatus;
-  /** @deprecated Pass `stream`. */
-  error?: StreamError | null;
+  stream: StreamState;
   /** Continue the answer from where it stopped. */
   onResume(): void;
   /** Discard the partial answer and ask again. */
   onRetry(): void;
-  /** A resume or retry is under way: the buttons are disabled to prevent a second one. */
+  /** A resume or retry is under way: the button is disabled to prevent a second one. */
   busy?: boolean;
   /**
    * Retry by itself when a server's `retry-after` wait ends (default true), once per error
    * however often the control mounts. Pass false where a retry would be a request nobody
-   * asked for: an older version of an answer shown again, whose retry would add a version.
-   * Without it the control shows Retry alone, no countdown.
+   * asked for: an older version of an answer shown again, an answer that is no longer the
+   * conversation's last request, or one already retried (a retry in place brings a new error
+   * of its own: `ChatStream` retries an answer by itself once). Without it the control shows
+   * Retry alone, no countdown.
    */
   autoRetry?: boolean;
   /**
@@ -107,8 +90,6 @@ function useCountdown(waitMs: number | undefined, error: StreamError | null | un
  */
 export function ResumeControl({
   stream,
-  status: legacyStatus,
-  error: legacyError,
   onResume,
   onRetry,
   busy = false,
@@ -117,15 +98,9 @@ export function ResumeControl({
   className,
 }: ResumeControlProps): ReactElement | null {
   const labelId = useId();
-  const status = stream?.status ?? legacyStatus ?? 'idle';
-  const error = stream ? stream.error : legacyError;
-  const actions: readonly ('resume' | 'retry')[] = stream
-    ? [recoveryFor(stream)].filter((a): a is 'resume' | 'retry' => a !== null)
-    : canRecover(status, error)
-      ? ['resume', 'retry']
-      : [];
-  const waitMs =
-    autoRetry && actions.length === 1 && actions[0] === 'retry' ? error?.retryAfterMs : undefined;
+  const { status, error } = stream;
+  const action = recoveryFor(stream);
+  const waitMs = autoRetry && action === 'retry' ? error?.retryAfterMs : undefined;
   const seconds = useCountdown(waitMs, error);
   const waiting = waitMs !== undefined && seconds > 0;
   useEffect(() => {
@@ -134,7 +109,7 @@ export function ResumeControl({
     autoRetried.add(error);
     onRetry();
   }, [waitMs, seconds, busy, error, onRetry]);
-  if (actions.length === 0) return null;
+  if (action === null) return null;
 
   const words =
     label === undefined
@@ -161,7 +136,7 @@ export function ResumeControl({
           {words}
         </span>
       )}
-      {actions.includes('resume') ? (
+      {action === 'resume' ? (
         <button
           type="button"
           className="ms-resume__button ms-resume__button--resume"
@@ -170,8 +145,7 @@ export function ResumeControl({
         >
           Resume
         </button>
-      ) : null}
-      {actions.includes('retry') ? (
+      ) : (
         <>
           {waiting ? (
             <span className="ms-resume__wait" data-seconds={seconds}>
@@ -180,18 +154,14 @@ export function ResumeControl({
           ) : null}
           <button
             type="button"
-            className={cx(
-              'ms-resume__button',
-              'ms-resume__button--retry',
-              actions.length === 1 && 'ms-resume__button--primary',
-            )}
+            className="ms-resume__button ms-resume__button--retry ms-resume__button--primary"
             onClick={onRetry}
             disabled={busy}
           >
             {waiting ? 'Retry now' : 'Retry'}
           </button>
         </>
-      ) : null}
+      )}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import {
   type ClipboardEvent,
   type DragEvent,
   useCallback,
+  useEffect,
   useMemo,
   useRef,
   useState,
@@ -41,6 +42,9 @@ export interface AttachmentsController {
 export const ATTACHMENT_ACCEPT =
   'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,application/json,.md,.csv,.json,.yaml,.yml,.ts,.tsx,.js,.jsx,.py';
 
+/** Files not sent yet, by draft key; let go with the key (a conversation that is gone). */
+const staged = new WeakMap<object, readonly Attachment[]>();
+
 const hasFiles = (types: readonly string[] | DOMStringList | undefined): boolean =>
   types !== undefined && Array.from(types as ArrayLike<string>).includes('Files');
 
@@ -58,8 +62,13 @@ const hasFiles = (types: readonly string[] | DOMStringList | undefined): boolean
  * send(text, { attachments: files.attachments }).then(files.clear);
  * ```
  */
-export function useAttachments(): AttachmentsController {
-  const [attachments, setAttachments] = useState<readonly Attachment[]>([]);
+export function useAttachments(draftKey?: object): AttachmentsController {
+  const [attachments, setAttachments] = useState<readonly Attachment[]>(
+    () => (draftKey && staged.get(draftKey)) || [],
+  );
+  useEffect(() => {
+    if (draftKey) staged.set(draftKey, attachments);
+  }, [draftKey, attachments]);
   const [errors, setErrors] = useState<readonly string[]>([]);
   const [pending, setPending] = useState(0);
   const [dragging, setDragging] = useState(false);

@@ -715,6 +715,44 @@ describe('<ChatStream/> with the store actions', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
+  it('keeps what is typed and attached but not sent with its conversation across a switch', async () => {
+    const make = () => createChatStore({ request, fetch: scriptedFetch().fetch, batch: false });
+    const [first, second] = [make(), make()];
+    const user = userEvent.setup();
+    const view = render(<ChatStream key="first" store={first} />);
+    const input = () =>
+      document.querySelector<HTMLInputElement>('input[type="file"]') as HTMLInputElement;
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Half a question');
+    await user.upload(
+      input(),
+      new File([new Uint8Array([1, 2, 3])], 'shot.png', { type: 'image/png' }),
+    );
+    await screen.findByRole('button', { name: 'Remove shot.png' });
+    // Another conversation is shown (the app keys the chat by thread): it has its own draft.
+    view.rerender(<ChatStream key="second" store={second} />);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
+      '',
+    );
+    expect(screen.queryByRole('button', { name: 'Remove shot.png' })).toBeNull();
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Elsewhere');
+    // And back: the first one's words and file are where they were.
+    view.rerender(<ChatStream key="first-again" store={first} />);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
+      'Half a question',
+    );
+    expect(screen.getByRole('button', { name: 'Remove shot.png' })).toBeDefined();
+    view.rerender(<ChatStream key="second-again" store={second} />);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
+      'Elsewhere',
+    );
+    // Sent, it is a draft no more.
+    await user.keyboard('{Enter}');
+    view.rerender(<ChatStream key="second-once-more" store={second} />);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
+      '',
+    );
+  });
+
   it('edits a user message in place and sends the new version', async () => {
     const { store, user, requests, editor } = await editFirstMessage();
     await user.type(editor, 'Hello again');

@@ -18,6 +18,7 @@ import { createChatStore } from '../../src/store/create-chat-store.js';
 import { createThreadStore } from '../../src/store/create-thread-store.js';
 import { withDefaultStyles } from '../browser-styles.js';
 import { contrast, over, rgba } from './colour.js';
+import { endedStream } from './support.js';
 
 // The default stylesheet's controls, measured in Chromium: colours, sizes, states.
 withDefaultStyles();
@@ -208,7 +209,11 @@ describe('control sizes', () => {
           <MessageActions copyText="x" onEdit={noop} />
         </article>
         <MessageActions copyText="x" onRegenerate={noop} label="Answer actions" />
-        <ResumeControl status="interrupted" onResume={noop} onRetry={noop} />
+        <ResumeControl
+          stream={endedStream('interrupted', { text: 'Part' })}
+          onResume={noop}
+          onRetry={noop}
+        />
         <ThreadList store={threads} />
         <EmptyState suggestions={['One prompt']} onSuggestion={noop} />
         <Composer busy={false} onSend={noop} onStop={noop} />

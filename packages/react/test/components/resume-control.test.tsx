@@ -1,9 +1,9 @@
-import { createStreamError, createStreamState, type StreamStatus } from '@message-stream/core';
+import { createStreamError, type StreamError, type StreamStatus } from '@message-stream/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ResumeControl } from '../../src/components/resume-control.js';
-import { axeViolations } from './support.js';
+import { axeViolations, endedStream } from './support.js';
 
 afterEach(cleanup);
 
@@ -13,33 +13,53 @@ const fatal = createStreamError({ type: 'authentication_error', message: 'bad ke
 const noop = () => {};
 
 describe('ResumeControl', () => {
-  it.each<[StreamStatus, typeof retryable | null]>([
+  it.each<[StreamStatus, StreamError | null]>([
     ['interrupted', null],
     ['aborted', null],
     ['error', retryable],
-  ])('offers Resume and Retry when the status is %s', (status, error) => {
-    render(<ResumeControl status={status} error={error} onResume={noop} onRetry={noop} />);
-    expect(screen.queryByRole('button', { name: 'Resume' })).not.toBeNull();
-    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeNull();
+  ])('offers Resume alone when the answer is %s after some of it arrived', (status, error) => {
+    render(
+      <ResumeControl
+        stream={endedStream(status, { text: 'Part of it', error })}
+        onResume={noop}
+        onRetry={noop}
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'Resume' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
-  it.each<[StreamStatus, typeof retryable | null]>([
-    ['idle', null],
-    ['streaming', null],
-    ['complete', null],
+  it.each<[StreamStatus, StreamError | null]>([
+    ['interrupted', null],
+    ['aborted', null],
+    ['error', retryable],
     ['error', fatal],
-    ['error', null],
-  ])('renders nothing when the status is %s (error: %o)', (status, error) => {
-    const { container } = render(
-      <ResumeControl status={status} error={error} onResume={noop} onRetry={noop} />,
+  ])('offers Retry alone when the answer is %s before any of it arrived', (status, error) => {
+    render(
+      <ResumeControl stream={endedStream(status, { error })} onResume={noop} onRetry={noop} />,
     );
-    expect(container.innerHTML).toBe('');
+    expect(screen.queryByRole('button', { name: 'Resume' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
   });
+
+  it.each<StreamStatus>(['idle', 'streaming', 'complete'])(
+    'renders nothing when the status is %s',
+    (status) => {
+      const { container } = render(
+        <ResumeControl
+          stream={endedStream(status, { text: 'Hello' })}
+          onResume={noop}
+          onRetry={noop}
+        />,
+      );
+      expect(container.innerHTML).toBe('');
+    },
+  );
 
   it('offers Retry alone, never by itself, after an error trying again cannot fix by itself', () => {
     render(
       <ResumeControl
-        stream={{ ...createStreamState(), status: 'error', error: fatal }}
+        stream={endedStream('error', { error: fatal })}
         onResume={noop}
         onRetry={noop}
       />,
@@ -53,10 +73,19 @@ describe('ResumeControl', () => {
     const user = userEvent.setup();
     const onResume = vi.fn();
     const onRetry = vi.fn();
-    render(<ResumeControl status="interrupted" onResume={onResume} onRetry={onRetry} />);
+    const { rerender } = render(
+      <ResumeControl
+        stream={endedStream('interrupted', { text: 'Part' })}
+        onResume={onResume}
+        onRetry={onRetry}
+      />,
+    );
     await user.click(screen.getByRole('button', { name: 'Resume' }));
     expect(onResume).toHaveBeenCalledTimes(1);
     expect(onRetry).not.toHaveBeenCalled();
+    rerender(
+      <ResumeControl stream={endedStream('interrupted')} onResume={onResume} onRetry={onRetry} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
@@ -64,29 +93,43 @@ describe('ResumeControl', () => {
   it('is operable from the keyboard', async () => {
     const user = userEvent.setup();
     const onResume = vi.fn();
-    render(<ResumeControl status="aborted" onResume={onResume} onRetry={noop} />);
+    render(
+      <ResumeControl
+        stream={endedStream('aborted', { text: 'Part' })}
+        onResume={onResume}
+        onRetry={noop}
+      />,
+    );
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Resume' }));
     await user.keyboard('{Enter}');
     expect(onResume).toHaveBeenCalledTimes(1);
   });
 
-  it('disables both buttons while busy', async () => {
+  it('disables its button while busy', async () => {
     const user = userEvent.setup();
     const onResume = vi.fn();
-    render(<ResumeControl status="interrupted" onResume={onResume} onRetry={noop} busy />);
+    render(
+      <ResumeControl
+        stream={endedStream('interrupted', { text: 'Part' })}
+        onResume={onResume}
+        onRetry={noop}
+        busy
+      />,
+    );
     const resume = screen.getByRole('button', { name: 'Resume' }) as HTMLButtonElement;
     expect(resume.disabled).toBe(true);
-    expect((screen.getByRole('button', { name: 'Retry' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
     await user.click(resume);
     expect(onResume).not.toHaveBeenCalled();
   });
 
   it('has no axe violations', async () => {
     const { container } = render(
-      <ResumeControl status="error" error={retryable} onResume={noop} onRetry={noop} />,
+      <ResumeControl
+        stream={endedStream('error', { error: retryable })}
+        onResume={noop}
+        onRetry={noop}
+      />,
     );
     expect(await axeViolations(container)).toEqual([]);
   });

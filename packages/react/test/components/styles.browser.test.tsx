@@ -13,7 +13,14 @@ import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import type { ToolCallStatus } from '../../src/components/tool-status.js';
 import { UsageBadge } from '../../src/components/usage-badge.js';
 import { withDefaultStyles } from '../browser-styles.js';
-import { axeViolations, blockAt, blocksOf, finalState, layoutReads } from './support.js';
+import {
+  axeViolations,
+  blockAt,
+  blocksOf,
+  endedStream,
+  finalState,
+  layoutReads,
+} from './support.js';
 
 // Real layout, focus and cascade: these run in Chromium only.
 
@@ -42,7 +49,13 @@ describe('default stylesheet', () => {
   it('offers Resume quietly after a stop by the user, and urges it after an interruption', () => {
     const noop = () => {};
     const background = (status: 'aborted' | 'interrupted') => {
-      render(<ResumeControl status={status} onResume={noop} onRetry={noop} />);
+      render(
+        <ResumeControl
+          stream={endedStream(status, { text: 'Part' })}
+          onResume={noop}
+          onRetry={noop}
+        />,
+      );
       const resume = screen.getByRole('button', { name: 'Resume' });
       const { backgroundColor } = getComputedStyle(resume);
       cleanup();
@@ -262,7 +275,11 @@ describe('default stylesheet: contrast', () => {
             defaultOpen
             result={{ content: 'Moved on', isError: true, declined: 'skipped' }}
           />
-          <ResumeControl status="interrupted" onResume={() => {}} onRetry={() => {}} />
+          <ResumeControl
+            stream={endedStream('interrupted', { text: 'Part' })}
+            onResume={() => {}}
+            onRetry={() => {}}
+          />
           <StreamErrorNotice
             error={createStreamError({
               type: 'overloaded_error',

@@ -1,3 +1,10 @@
+import {
+  createStreamState,
+  emptyMessage,
+  type StreamError,
+  type StreamState,
+  type StreamStatus,
+} from '@message-stream/core';
 import axe from 'axe-core';
 
 export {
@@ -7,6 +14,28 @@ export {
   everyStateOf as everyState,
   finalStateOf as finalState,
 } from '@message-stream/mock/testing';
+
+/**
+ * A stream that ended with `status`: with `text`, some of the answer arrived (so Resume, where
+ * the stream can be continued); without, nothing did (so Retry).
+ */
+export function endedStream(
+  status: StreamStatus,
+  { text, error = null }: { text?: string; error?: StreamError | null } = {},
+): StreamState {
+  return {
+    ...createStreamState(),
+    status,
+    error,
+    message:
+      text === undefined
+        ? null
+        : {
+            ...emptyMessage(),
+            content: [{ index: 0, status: 'streaming', block: { type: 'text', text } }],
+          },
+  };
+}
 
 /**
  * axe-core on a rendered fragment. `region` is off: these are components tested on their own,
