@@ -58,6 +58,13 @@ export const UserMessage = memo(function UserMessage({
     refocusEdit.current = false;
     root.current?.querySelector<HTMLElement>('[data-action="edit"]')?.focus();
   }, [draft]);
+  const editing = draft !== null;
+  // The editor opens with the caret after the text, to go on writing (focus alone puts it
+  // before the first character).
+  useEffect(() => {
+    const element = field.current;
+    if (editing && element) element.setSelectionRange(element.value.length, element.value.length);
+  }, [editing]);
   if (draft !== null && onEdit) {
     const cancel = () => {
       refocusEdit.current = true;

@@ -753,6 +753,16 @@ describe('<ChatStream/> with the store actions', () => {
     );
   });
 
+  it('opens the editor with the caret after the text', async () => {
+    const { send, store, user } = setup('spec-basic-text');
+    await send('Hi there');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' }) as HTMLTextAreaElement;
+    expect(document.activeElement).toBe(editor);
+    expect([editor.selectionStart, editor.selectionEnd]).toEqual([8, 8]);
+  });
+
   it('edits a user message in place and sends the new version', async () => {
     const { store, user, requests, editor } = await editFirstMessage();
     await user.type(editor, 'Hello again');
