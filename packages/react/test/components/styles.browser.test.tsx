@@ -5,6 +5,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContentBlockView } from '../../src/components/content-block-view.js';
+import { CopyButton } from '../../src/components/copy-button.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
 import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
@@ -121,6 +122,25 @@ describe('default stylesheet', () => {
     const badge = container.querySelector('.ms-tool__badge') as HTMLElement;
     expect(badge.textContent).toBe('Interrupted');
     expect(getComputedStyle(badge).borderTopStyle).toBe('solid');
+  });
+});
+
+describe('default stylesheet: a copy button', () => {
+  it('stays where it was pressed when its outcome shows beside it', async () => {
+    render(
+      <div style={{ display: 'flex', width: 400 }}>
+        <span>python</span>
+        <CopyButton text="print(1)" ariaLabel="Copy python code" />
+      </div>,
+    );
+    const button = screen.getByRole('button', { name: 'Copy python code' });
+    const before = button.getBoundingClientRect().left;
+    await userEvent.setup().click(button);
+    // Copied, or Copy failed where the page may not write the clipboard: either shows.
+    await expect
+      .poll(() => screen.getByRole('status').textContent)
+      .toMatch(/^(Copied|Copy failed)$/);
+    expect(button.getBoundingClientRect().left).toBe(before);
   });
 });
 
