@@ -110,14 +110,17 @@ export function ThreadListBody({
       {renaming === thread.id ? (
         <RenameField
           thread={thread}
-          onDone={(title) => {
+          onDone={(title, refocus) => {
             if (title !== null) store.getState().renameThread(thread.id, title);
             setRenaming(null);
-            // Saved or cancelled, the field is gone: focus goes back to the row's Rename.
-            focusNext.current = (nav) =>
-              [...nav.querySelectorAll<HTMLElement>('[data-rename]')].find(
-                (button) => button.dataset.rename === thread.id,
-              );
+            // Saved or cancelled, the field is gone: focus goes back to the row's Rename,
+            // unless the user put it somewhere else (clicking away saves).
+            if (refocus) {
+              focusNext.current = (nav) =>
+                [...nav.querySelectorAll<HTMLElement>('[data-rename]')].find(
+                  (button) => button.dataset.rename === thread.id,
+                );
+            }
           }}
         />
       ) : deleting === thread.id ? (
@@ -258,20 +261,35 @@ function RenameField({
   onDone,
 }: {
   thread: ThreadSummary;
-  onDone: (title: string | null) => void;
+  /** `refocus`: the field had focus when it was done (Enter, Save, Escape), not when left. */
+  onDone: (title: string | null, refocus: boolean) => void;
 }): ReactElement {
   const [value, setValue] = useState(thread.title);
   const input = useRef<HTMLInputElement>(null);
+  // Once: leaving the field after Enter or Escape (it unmounts) is not a second answer.
+  const finished = useRef(false);
+  const finish = (title: string | null, refocus: boolean) => {
+    if (finished.current) return;
+    finished.current = true;
+    onDone(title, refocus);
+  };
   useEffect(() => {
     input.current?.focus();
     input.current?.select();
   }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onDone(value);
+    finish(value, true);
   };
   return (
-    <form className="ms-thread__rename" onSubmit={submit}>
+    <form
+      className="ms-thread__rename"
+      onSubmit={submit}
+      // Clicking away saves, as a title field does (Save is inside the form: not away).
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) finish(value, false);
+      }}
+    >
       <input
         ref={input}
         className="ms-thread__field"
@@ -281,7 +299,7 @@ function RenameField({
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             event.preventDefault();
-            onDone(null);
+            finish(null, true);
           }
         }}
       />

@@ -8,6 +8,30 @@ import { axeViolations } from './support.js';
 const request = { model: 'claude-opus-5', max_tokens: 256 };
 
 describe('ThreadList', () => {
+  it('saves a rename when the field is left, and leaves focus where the user put it', async () => {
+    const threads = createThreadStore({ chat: { request, batch: false } });
+    const user = userEvent.setup();
+    render(<ThreadList store={threads} />);
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    await user.click(within(nav).getByRole('button', { name: 'New conversation' }));
+    await user.click(within(nav).getByRole('button', { name: 'Rename Untitled' }));
+    await user.keyboard('Budget{Tab}');
+    // Tab reaches Save, inside the form: still renaming.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save' }));
+    expect(threads.getState().threads[0]?.title).toBe('Untitled');
+    // Clicking away (here, New conversation) saves, and the click keeps its focus.
+    const fresh = within(nav).getByRole('button', { name: 'New conversation' });
+    await user.click(fresh);
+    expect(threads.getState().threads.map((t) => t.title)).toContain('Budget');
+    expect(screen.queryByRole('textbox', { name: /New name for/ })).toBeNull();
+    expect(document.activeElement).toBe(fresh);
+    // Emptied and left, the name stays what it was.
+    await user.click(within(nav).getByRole('button', { name: 'Rename Budget' }));
+    await user.keyboard('{Backspace}');
+    await user.click(document.body);
+    expect(threads.getState().threads.map((t) => t.title)).toContain('Budget');
+  });
+
   it('starts, shows, renames and deletes threads from the keyboard', async () => {
     const threads = createThreadStore({ chat: { request, batch: false } });
     const user = userEvent.setup();
