@@ -116,6 +116,15 @@ describe('the demo after a page reload', () => {
     await expect(waitForStatus(lastAnswer(page), ['complete'])).resolves.toBe('complete');
   });
 
+  it('keeps the theme picked', async () => {
+    const page = await open('fixture=spec-basic-text&speed=fast');
+    const dark = page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark' });
+    await dark.first().click();
+    await reload(page);
+    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+    await expect(dark.first().getAttribute('aria-pressed')).resolves.toBe('true');
+  });
+
   it('starts a new saved conversation when the last one is deleted', async () => {
     const page = await open('fixture=spec-basic-text&speed=fast');
     await send(page, 'Only thread');

@@ -41,10 +41,26 @@ const THEMES: readonly { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
 ];
 
-/** The theme from `?theme=` (screenshots set it), else the system's. */
+const THEME_KEY = 'message-stream-demo:theme';
+
+/** The theme from `?theme=` (screenshots set it), else the one picked last time, else the system's. */
 const initialTheme = (): Theme => {
-  const wanted = new URLSearchParams(window.location.search).get('theme');
+  let wanted = new URLSearchParams(window.location.search).get('theme');
+  try {
+    wanted ??= window.localStorage.getItem(THEME_KEY);
+  } catch {
+    // Storage refused (a private window's settings): the system's.
+  }
   return wanted === 'light' || wanted === 'dark' ? wanted : 'system';
+};
+
+/** Remembers the theme picked, for the next visit; quietly not where storage is refused. */
+const rememberTheme = (theme: Theme): void => {
+  try {
+    window.localStorage.setItem(THEME_KEY, theme);
+  } catch {
+    // Only a convenience.
+  }
 };
 
 /**
@@ -179,7 +195,11 @@ export function App({
   scenarioHolder: { current: Scenario };
 }): ReactElement {
   const [scenario, setScenario] = useState<Scenario>(() => scenarioHolder.current);
-  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [theme, setChosenTheme] = useState<Theme>(initialTheme);
+  const setTheme = (next: Theme) => {
+    setChosenTheme(next);
+    rememberTheme(next);
+  };
   const [settingsOpen, setSettingsOpen] = useState(wide);
   const settingsToggle = useRef<HTMLButtonElement>(null);
   // On a phone the menu sits over the chat: Escape puts it away, focus back on Menu. Beside

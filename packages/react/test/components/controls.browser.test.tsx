@@ -375,3 +375,29 @@ describe('the stream details popover', () => {
     expect(document.activeElement).toBe(button);
   });
 });
+
+describe('a thread list in a panel that scrolls', () => {
+  it('keeps New conversation in view over the rows', async () => {
+    const threads = createThreadStore({
+      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+    });
+    // Named, so none is an empty one New conversation would show again.
+    for (let i = 0; i < 20; i++) {
+      threads.getState().renameThread(threads.getState().newThread(), `Thread ${i + 1}`);
+    }
+    render(
+      <div data-testid="panel" style={{ height: 200, overflowY: 'auto' }}>
+        <ThreadList store={threads} />
+      </div>,
+    );
+    const panel = screen.getByTestId('panel');
+    const button = await screen.findByRole('button', { name: 'New conversation' });
+    expect(panel.scrollHeight).toBeGreaterThan(panel.clientHeight);
+    panel.scrollTop = panel.scrollHeight;
+    await expect
+      .poll(() => button.getBoundingClientRect().top)
+      .toBe(panel.getBoundingClientRect().top);
+    // Opaque: the rows pass under it, not through it.
+    expect(getComputedStyle(button).backgroundColor).not.toBe('rgba(0, 0, 0, 0)');
+  });
+});
