@@ -187,6 +187,23 @@ describe('the demo after a page reload', () => {
     await expect(answerText(lastAnswer(page))).resolves.toBe(whole);
   });
 
+  it('brings back all of an answer that was on the page when it was reloaded, saved or not', async () => {
+    const page = await open('fixture=long-markdown&speed=slow');
+    await send(page, 'Explain how to build a streaming chat UI.');
+    await expect(waitForStatus(lastAnswer(page), ['streaming'], 20_000)).resolves.toBe('streaming');
+    await expect
+      .poll(async () => (await answerText(lastAnswer(page))).length, { timeout: 15_000 })
+      .toBeGreaterThan(40);
+    // At once: no waiting for the half-second write, which the reload cuts off.
+    const shown = await answerText(lastAnswer(page));
+    await reload(page);
+    const answer = lastAnswer(page);
+    await expect(waitForStatus(answer, ['interrupted'])).resolves.toBe('interrupted');
+    const back = await answerText(answer);
+    expect(back.length).toBeGreaterThanOrEqual(shown.length);
+    expect(back.startsWith(shown.slice(0, 40))).toBe(true);
+  });
+
   it('keeps a tool call waiting for approval, and runs it when approved after the reload', async () => {
     const page = await open('fixture=spec-tool-use&speed=fast');
     await send(page, 'What is the weather in San Francisco?');

@@ -3,6 +3,7 @@ import { accumulate, type StreamState, toMessage, validateMessages } from '@mess
 import * as idb from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
+import { unsavedKeyOf } from '../../src/store/effects/persistence.js';
 import { idbSetMany, turnKeyOf } from '../../src/store/idb.js';
 import { fixture, mapStorage, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
@@ -432,6 +433,38 @@ describe('persistence in IndexedDB', () => {
       'user',
       'assistant',
     ]);
+  });
+
+  it('gives the tab back what a reload cut the last write off from, then forgets it once written', async () => {
+    const name = uniqueName();
+    const text = fixture('text-pings');
+    const { fetch } = scriptedFetch(() =>
+      sse(text, { cutAt: offsetAfter(text, 'text_delta', 5), hang: true }),
+    );
+    const before = createChatStore({ request, fetch, batch: false, persist: { name } });
+    await before.restored;
+    void before.getState().send('Tell me');
+    await vi.waitFor(() =>
+      expect(textOf(lastAnswer(before.getState()).stream).length).toBeGreaterThan(5),
+    );
+    const shown = textOf(lastAnswer(before.getState()).stream);
+    // The page goes (a reload): its last write is cut off, IndexedDB never finishes it.
+    setMany.mockImplementationOnce(() => new Promise<void>(() => {}));
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sessionStorage.getItem(unsavedKeyOf(name))).not.toBeNull();
+
+    const after = await reopened(name);
+    expect(after.getState().turns.map((turn) => turn.role)).toEqual(['user', 'assistant']);
+    expect(textOf(lastAnswer(after.getState()).stream)).toBe(shown);
+    expect(after.getState().status).toBe('interrupted');
+    // Written to IndexedDB now, so the tab keeps it no longer: a later load reads it there.
+    await after.flush();
+    expect(sessionStorage.getItem(unsavedKeyOf(name))).toBeNull();
+    after.dispose();
+    const later = await reopened(name);
+    expect(textOf(lastAnswer(later.getState()).stream)).toBe(shown);
+    later.dispose();
+    before.dispose();
   });
 
   it('restores an answer cut off by a reload as interrupted on its branch, and resumes it', async () => {

@@ -11,12 +11,20 @@
  * second) and the last one goes out when the page is hidden. A failing write is reported
  * (`onPersistError`) and never touches the conversation in memory; the next change tries
  * again with everything not yet written.
+ *
+ * That last write is asynchronous, and a reload does not wait for it: what it held (the end
+ * of an answer streaming, a message just sent) was lost. So the page, as it goes, also puts
+ * the turns not yet written in `sessionStorage` (synchronous, kept across a reload of the
+ * tab); the next load of the tab adds them to what it read, and forgets them once they are
+ * written.
  */
+import { isPlainObject } from '@message-stream/core';
 import { loadOnce } from '../../load-once.js';
 import { idbDelMany, idbGet, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
 import { jsonText } from '../json-text.js';
 import type { ChatModel } from '../reducer.js';
-import type { ChatPersistStorage, ConversationTree, PersistErrorInfo } from '../types.js';
+import { setEntry } from '../tree.js';
+import type { ChatPersistStorage, ConversationTree, PersistErrorInfo, Turn } from '../types.js';
 import { restoredTree } from './restore.js';
 
 export const WRITE_DELAY_MS = 500;
@@ -80,6 +88,78 @@ function indexedDbBackend(name: string): Backend {
   };
 }
 
+/** Where a page that goes keeps the turns it had not written yet, for the tab's next load. */
+export const unsavedKeyOf = (name: string): string => `message-stream:unsaved:${name}`;
+
+/** The tab's `sessionStorage`, or null where there is none or it may not be used. */
+function tabStorage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    // A sandboxed frame: reading the property throws.
+    return null;
+  }
+}
+
+/**
+ * Keeps what `tree` holds that `written` does not (by identity: turns are immutable), with
+ * the whole shape (ids only). Best effort: a storage that is full or refused keeps nothing.
+ */
+function keepUnsaved(name: string, tree: ConversationTree, written: ConversationTree | null) {
+  const nodes: Record<string, Turn> = {};
+  for (const [id, turn] of Object.entries(tree.nodes)) {
+    if (written?.nodes[id] !== turn) setEntry(nodes, id, turn);
+  }
+  try {
+    tabStorage()?.setItem(unsavedKeyOf(name), jsonText({ tree: { ...tree, nodes } }) as string);
+  } catch {
+    // Full (a turn with large files) or refused: the asynchronous write may still land.
+  }
+}
+
+function forgetUnsaved(name: string): void {
+  try {
+    tabStorage()?.removeItem(unsavedKeyOf(name));
+  } catch {
+    // Nothing kept, or storage refused: nothing to forget.
+  }
+}
+
+/**
+ * The tree read from storage with the turns the page kept as it went (`keepUnsaved`) put in,
+ * settled as any restored tree is (an answer that was streaming is interrupted); null when
+ * none were kept or what was kept cannot be read.
+ */
+function withUnsaved(name: string, read: ConversationTree | null): ConversationTree | null {
+  let text: string | null | undefined;
+  try {
+    text = tabStorage()?.getItem(unsavedKeyOf(name));
+  } catch {
+    return null;
+  }
+  if (!text) return null;
+  try {
+    const kept = (JSON.parse(text) as { tree?: unknown } | null)?.tree;
+    if (!isPlainObject(kept) || !isPlainObject(kept.nodes) || !isPlainObject(kept.parents)) {
+      return null;
+    }
+    const keptNodes = kept.nodes;
+    // The shape kept is the newest: its turns, each as kept, else as read.
+    const nodes: Record<string, unknown> = {};
+    for (const id of Object.keys(kept.parents)) {
+      const turn = Object.hasOwn(keptNodes, id)
+        ? keptNodes[id]
+        : read !== null && Object.hasOwn(read.nodes, id)
+          ? read.nodes[id]
+          : undefined;
+      if (turn !== undefined) setEntry(nodes, id, turn);
+    }
+    return restoredTree({ tree: { ...kept, nodes } });
+  } catch {
+    return null;
+  }
+}
+
 export type StorageChoice = ChatPersistStorage | 'indexeddb' | 'localstorage' | undefined;
 
 /** Where `choice` keeps things: IndexedDB by default where the page has it, else localStorage. */
@@ -116,6 +196,11 @@ export function startPersistence(
   let disposed = false;
   let writing: Promise<void> = Promise.resolve();
   let lastWritten: ConversationTree | null = null;
+  /** The tree of the last write that landed: what storage surely holds. */
+  let committed: ConversationTree | null = null;
+  /** Writes started, and the first whose landing makes the kept unsaved turns redundant. */
+  let writes = 0;
+  let unsavedUntil = Number.POSITIVE_INFINITY;
   /** What storage held could not be read: nothing is written over it from here on. */
   let unreadable = false;
 
@@ -127,13 +212,24 @@ export function startPersistence(
     const model = host.model();
     if (model.tree === lastWritten) return writing;
     lastWritten = model.tree;
+    const number = ++writes;
     // One write at a time, in order: the diff of each builds on the one before.
     writing = writing.then(() =>
-      backend.write(model).catch((error: unknown) => {
-        // Nothing is lost in memory; the next change writes again.
-        lastWritten = null;
-        host.report(error, 'write');
-      }),
+      backend.write(model).then(
+        () => {
+          committed = model.tree;
+          // It holds what was kept when the page went (it began after): kept no longer.
+          if (number >= unsavedUntil) {
+            unsavedUntil = Number.POSITIVE_INFINITY;
+            forgetUnsaved(name);
+          }
+        },
+        (error: unknown) => {
+          // Nothing is lost in memory; the next change writes again.
+          lastWritten = null;
+          host.report(error, 'write');
+        },
+      ),
     );
     return writing;
   };
@@ -145,7 +241,16 @@ export function startPersistence(
   const schedule = () => {
     if (timer === null && !disposed) timer = setTimeout(() => void flush(), WRITE_DELAY_MS);
   };
-  const onHide = () => void flush();
+  const onHide = () => {
+    // What no write has landed with yet is kept for the tab's next load, synchronously: the
+    // write that follows may not land before the page is gone.
+    const tree = host.model().tree;
+    if (backend !== null && begun && !unreadable && !disposed && tree !== committed) {
+      keepUnsaved(name, tree, committed);
+      unsavedUntil = writes + 1;
+    }
+    void flush();
+  };
 
   let unsubscribe = () => {};
   /**
@@ -158,19 +263,31 @@ export function startPersistence(
     if (disposed) return;
     begun = true;
     lastWritten = stored;
+    committed = stored;
     unsubscribe = host.subscribe(() => {
       if (host.model().tree !== lastWritten) schedule();
     });
     if (host.model().tree !== lastWritten) schedule();
     if (typeof addEventListener === 'function') addEventListener('pagehide', onHide);
   };
-  const apply = (tree: ConversationTree | null) => {
+  const apply = (read: ConversationTree | null) => {
     // A store disposed meanwhile is not changed any more.
-    if (tree === null || disposed) return;
+    if (disposed) return;
+    // With what the page kept as it went last time: then storage lacks it, and it is
+    // written (then forgotten) as soon as saving begins.
+    const unsaved = withUnsaved(name, read);
+    const tree = unsaved ?? read;
+    if (tree === null) return;
     const before = host.model().tree;
     host.restore(tree);
-    // Not applied when a conversation began meanwhile: that one replaces what was stored.
-    if (host.model().tree !== before) stored = host.model().tree;
+    // Not applied when a conversation began meanwhile: that one replaces what was stored,
+    // and what was kept with it.
+    if (host.model().tree === before) {
+      if (unsaved !== null) forgetUnsaved(name);
+      return;
+    }
+    if (unsaved === null) stored = host.model().tree;
+    else unsavedUntil = 1;
   };
 
   let restored: Promise<void>;
