@@ -368,6 +368,18 @@ function AnswerEnd({
               ) : null}
               <StreamDetails
                 stream={stream}
+                total={
+                  parts.length === 1
+                    ? undefined
+                    : {
+                        requests: parts.reduce(
+                          (n, part) => n + Math.max(1, part.stream.attempts?.length ?? 1),
+                          0,
+                        ),
+                        usage: usageOf(parts),
+                        partial: partialOf(parts),
+                      }
+                }
                 timings={{
                   startedAt: turn.startedAt,
                   firstTokenAt: firstTokenAt ?? turn.firstContentAt,

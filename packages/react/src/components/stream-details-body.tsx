@@ -21,10 +21,30 @@ const literal = (value: string): ReactNode => <code className="ms-details__code"
 export function StreamDetailsBody({
   stream,
   timings,
+  total,
   downloads = [],
   locale,
 }: Omit<StreamDetailsProps, 'className'>): ReactElement {
-  const figures = streamFigures(stream, timings);
+  const own = streamFigures(stream, timings);
+  // Several requests: their tokens as the badge adds them up (a number that is not one is
+  // no figure), the rest the last request's.
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  const partialReason = total
+    ? total.partial === true
+      ? 'unfinished'
+      : total.partial || null
+    : own.partialReason;
+  const figures = total
+    ? {
+        ...own,
+        input: count(total.usage.input_tokens),
+        output: partialReason === null ? count(total.usage.output_tokens) : undefined,
+        cacheRead: count(total.usage.cache_read_input_tokens),
+        cacheWrite: count(total.usage.cache_creation_input_tokens),
+        partialReason,
+      }
+    : own;
   const format = new Intl.NumberFormat(locale);
   const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
   const rows: [string, ReactNode][] = [];
@@ -53,9 +73,8 @@ export function StreamDetailsBody({
   rows.push(['Stop reason', stopReason ? literal(stopReason) : stream.status]);
   if (stream.message?.model) rows.push(['Model', literal(stream.message.model)]);
   if (stream.message?.id) rows.push(['Message id', literal(stream.message.id)]);
-  if (stream.attempts && stream.attempts.length > 1) {
-    rows.push(['Requests', format.format(stream.attempts.length)]);
-  }
+  const requests = total?.requests ?? stream.attempts?.length ?? 1;
+  if (requests > 1) rows.push(['Requests', format.format(requests)]);
   return (
     <>
       <dl className="ms-details__list">
@@ -66,6 +85,12 @@ export function StreamDetailsBody({
           </div>
         ))}
       </dl>
+      {total && total.requests > 1 ? (
+        <p className="ms-details__note">
+          Tokens of all {format.format(total.requests)} requests, added up; the rest is the last
+          one's.
+        </p>
+      ) : null}
       {figures.partialReason === null ? null : (
         <p className="ms-details__note">
           {figures.partialReason === 'unfinished'

@@ -1,4 +1,4 @@
-import type { StreamState } from '@message-stream/core';
+import type { StreamState, Usage } from '@message-stream/core';
 import { type CSSProperties, type ReactElement, useEffect, useId, useState } from 'react';
 import { Icon } from '../chat/icons.js';
 import type { StreamTimings } from './answer-info.js';
@@ -16,6 +16,17 @@ export interface StreamDetailsProps {
   readonly stream: StreamState;
   /** When the answer started, showed its first content and finished (epoch ms). */
   readonly timings?: StreamTimings;
+  /**
+   * An answer made of several requests (it called tools and went on after their results):
+   * how many, and their tokens added up, as its usage badge shows them. The token rows show
+   * these; timings, the stop reason and the ids stay the last request's (`stream`).
+   */
+  readonly total?: {
+    readonly requests: number;
+    readonly usage: Usage;
+    /** As `UsageBadge`'s `partial`: the output of one of them was not (fully) reported. */
+    readonly partial: boolean | 'earlier-attempt';
+  };
   /** Recorded raw streams of this answer (see `createStreamRecorder`); none by default. */
   readonly downloads?: readonly StreamDownload[];
   /** Locale for the numbers; the reader's own by default. */

@@ -96,6 +96,28 @@ describe('<ChatStream/> with a tool that needs approval', () => {
     expect(within(log()).getAllByRole('toolbar', { name: 'Answer actions' })).toHaveLength(1);
   });
 
+  it('gives the same tokens in the details as in the badge for an answer of several requests', async () => {
+    const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Weather?'));
+    const asking = store.getState().turns.at(-1) as AssistantTurn;
+    await act(() => store.getState().approveToolCall(toolIds(asking)[0] as string));
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const parts = store.getState().turns.filter((t): t is AssistantTurn => t.role === 'assistant');
+    const sum = (key: 'input_tokens' | 'output_tokens') =>
+      parts.reduce((n, part) => n + (part.stream.message?.usage[key] ?? 0), 0);
+    const actions = screen.getByRole('toolbar', { name: 'Answer actions' });
+    expect(actions.textContent).toContain(`${sum('input_tokens')} in`);
+    await user.click(within(actions).getByRole('button', { name: 'Stream details' }));
+    const row = async (term: string) =>
+      (await screen.findByText(term, { selector: 'dt' })).nextElementSibling?.textContent;
+    await expect(row('Input tokens')).resolves.toBe(String(sum('input_tokens')));
+    await expect(row('Output tokens')).resolves.toBe(String(sum('output_tokens')));
+    await expect(row('Requests')).resolves.toBe('2');
+    expect(screen.getByText(/Tokens of all 2 requests, added up/)).toBeDefined();
+  });
+
   it('copies every part of an answer that used a tool, and regenerates it from its first part', async () => {
     const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
     const user = userEvent.setup();
