@@ -185,8 +185,10 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // chunk shares with the entry); then to 24.15 kB (+0.05 kB) by a message's editor opening
   // with the caret after its text (typing went in front of the message); then to 24.205 kB
   // (+0.05 kB) by the details of an answer of several requests (a tool loop) adding their
-  // tokens up as its badge does (they gave the last request's: 35 in where the badge said 507).
-  [MESSAGE_PARTS_ROW]: 24_205,
+  // tokens up as its badge does (they gave the last request's: 35 in where the badge said 507);
+  // then to 24.245 kB (+0.04 kB) by a resumed answer's output said as at least what was
+  // reported ("40+ out"; "partial" on an answer that had finished read as a fault).
+  [MESSAGE_PARTS_ROW]: 24_245,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

@@ -98,7 +98,8 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
   const partial = partialReason !== null;
   const num = (value: unknown): number | undefined =>
     typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  const output = partial ? undefined : num(usage.output_tokens);
+  // Resumed: the later requests' output, at least (the cut one's was never reported).
+  const output = partialReason === 'unfinished' ? undefined : num(usage.output_tokens);
   const { startedAt, firstTokenAt, finishedAt } = timings;
   const ttftMs =
     typeof startedAt === 'number' && typeof firstTokenAt === 'number' && firstTokenAt >= startedAt
@@ -109,7 +110,9 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
       ? (finishedAt - firstTokenAt) / 1000
       : undefined;
   const tokensPerSecond =
-    output !== undefined && seconds !== undefined && seconds > 0 ? output / seconds : undefined;
+    !partial && output !== undefined && seconds !== undefined && seconds > 0
+      ? output / seconds
+      : undefined;
   return {
     input: num(usage.input_tokens),
     output,

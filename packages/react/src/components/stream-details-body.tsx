@@ -39,7 +39,7 @@ export function StreamDetailsBody({
     ? {
         ...own,
         input: count(total.usage.input_tokens),
-        output: partialReason === null ? count(total.usage.output_tokens) : undefined,
+        output: partialReason === 'unfinished' ? undefined : count(total.usage.output_tokens),
         cacheRead: count(total.usage.cache_read_input_tokens),
         cacheWrite: count(total.usage.cache_creation_input_tokens),
         partialReason,
@@ -55,8 +55,8 @@ export function StreamDetailsBody({
     'Output tokens',
     figures.partialReason === 'unfinished'
       ? 'Not reported'
-      : figures.partialReason === 'earlier-attempt'
-        ? 'Not fully reported'
+      : figures.partialReason === 'earlier-attempt' && figures.output !== undefined
+        ? `${tokens(figures.output)} or more`
         : tokens(figures.output),
   ]);
   if (figures.cacheRead) rows.push(['Cache read', tokens(figures.cacheRead)]);

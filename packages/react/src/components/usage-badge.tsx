@@ -8,11 +8,11 @@ export interface UsageBadgeProps {
   /** Locale for the numbers ("1,234"); the reader's own by default. */
   locale?: string;
   /**
-   * The answer did not finish (`true`), or it did after an earlier request of it was cut off
-   * (`'earlier-attempt'`, a resumed answer): the API reports output tokens only at the end,
-   * so the count it holds is not the answer's. The output count is left out and the badge
-   * says "partial" instead, never a misleading "1 out"; screen readers hear which (see
-   * `partialUsage`).
+   * The answer did not finish (`true`): the API reports output tokens only at the end, so the
+   * output count is left out and the badge says "partial", never a misleading "1 out". Or it
+   * did after an earlier request of it was cut off (`'earlier-attempt'`, a resumed answer):
+   * the output counted is the later requests', so the badge says it is at least ("40+ out").
+   * Screen readers hear which (see `partialUsage`).
    */
   partial?: boolean | 'earlier-attempt';
   /** Extra class names on the root element, for your own styles. */
@@ -67,7 +67,17 @@ export const UsageBadge = memo(function UsageBadge({
     parts.push({ key, count: value, short, long });
   };
   add('input', usage.input_tokens, 'in', 'input tokens', false);
-  if (!partial) add('output', usage.output_tokens, 'out', 'output tokens', false);
+  if (partial !== true) {
+    add(
+      'output',
+      usage.output_tokens,
+      partial ? '+ out' : 'out',
+      partial
+        ? 'output tokens or more: a request before the resume was cut off, its output not reported'
+        : 'output tokens',
+      false,
+    );
+  }
   add('cache-read', usage.cache_read_input_tokens, 'cached', 'tokens read from cache', true);
   add(
     'cache-write',
@@ -80,16 +90,15 @@ export const UsageBadge = memo(function UsageBadge({
   const format = numberFormat(locale);
   const items = parts.map((part) => {
     const count = format.format(part.count);
-    return { key: part.key, short: `${count} ${part.short}`, long: `${count} ${part.long}` };
+    // "40+ out": the plus is the count's.
+    const gap = part.short[0] === '+' ? '' : ' ';
+    return { key: part.key, short: `${count}${gap}${part.short}`, long: `${count} ${part.long}` };
   });
-  if (partial) {
+  if (partial === true) {
     items.push({
       key: 'partial',
       short: 'partial',
-      long:
-        partial === 'earlier-attempt'
-          ? 'output not fully reported, a request before the resume was cut off'
-          : 'output not reported, the answer did not finish',
+      long: 'output not reported, the answer did not finish',
     });
   }
   return (

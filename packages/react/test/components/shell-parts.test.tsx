@@ -207,7 +207,7 @@ describe('UsageBadge partial', () => {
     expect(container.textContent).toMatch(/the answer did not finish/);
   });
 
-  it('says, for a resumed answer, that a request before the resume was cut off', () => {
+  it('says, for a resumed answer, its output at least, a request before the resume cut off', () => {
     const { container } = render(
       <UsageBadge
         usage={{ input_tokens: 86, output_tokens: 40 }}
@@ -215,8 +215,10 @@ describe('UsageBadge partial', () => {
         partial="earlier-attempt"
       />,
     );
-    expect(container.textContent).not.toMatch(/40 out/);
-    expect(container.textContent).toMatch(/partial/);
+    const shown = container.querySelector('.ms-usage__item--output [aria-hidden="true"]');
+    expect(shown?.textContent).toBe('40+ out');
+    expect(container.textContent).not.toMatch(/partial/);
+    expect(container.textContent).toMatch(/40 output tokens or more/);
     expect(container.textContent).toMatch(/a request before the resume was cut off/);
     expect(container.textContent).not.toMatch(/did not finish/);
   });
@@ -355,7 +357,7 @@ describe('StreamDetails', () => {
     expect(figures.tokensPerSecond).toBeUndefined();
   });
 
-  it('says a resumed answer finished, its output not fully reported: partialUsage', async () => {
+  it('says a resumed answer finished, its output counted at least: partialUsage', async () => {
     const whole = await finalState(basicText);
     const attempt = (status: StreamState['status']) => ({
       messageId: 'msg',
@@ -375,7 +377,8 @@ describe('StreamDetails', () => {
     const panel = screen.getByRole('dialog', { hidden: true });
     await waitFor(() => expect(panel.textContent).toMatch(/Output tokens/));
     const output = screen.getByText('Output tokens').nextElementSibling as HTMLElement;
-    expect(output.textContent).toBe('Not fully reported');
+    const counted = whole.message?.usage.output_tokens ?? 0;
+    expect(output.textContent).toBe(`${counted} or more`);
     expect(panel.textContent).toMatch(
       'The API reports output tokens when a request ends: a request before the resume was cut off first.',
     );
