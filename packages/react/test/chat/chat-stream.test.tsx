@@ -68,6 +68,18 @@ function weatherNeedingApproval(fixtureName: string, answer: string) {
   });
 }
 
+/** ChatStream showing the weather call, approved, and the answer after its result. */
+async function approvedWeatherAnswer() {
+  const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
+  const user = userEvent.setup();
+  render(<ChatStream store={store} />);
+  await act(() => store.getState().send('Weather?'));
+  const asking = store.getState().turns.at(-1) as AssistantTurn;
+  await act(() => store.getState().approveToolCall(toolIds(asking)[0] as string));
+  await waitFor(() => expect(store.getState().status).toBe('complete'));
+  return { store, user, asking };
+}
+
 describe('<ChatStream/> with a tool that needs approval', () => {
   it('offers no Copy, Regenerate or feedback on an answer while its tool waits, then does', async () => {
     const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
@@ -97,13 +109,7 @@ describe('<ChatStream/> with a tool that needs approval', () => {
   });
 
   it('gives the same tokens in the details as in the badge for an answer of several requests', async () => {
-    const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
-    const user = userEvent.setup();
-    render(<ChatStream store={store} />);
-    await act(() => store.getState().send('Weather?'));
-    const asking = store.getState().turns.at(-1) as AssistantTurn;
-    await act(() => store.getState().approveToolCall(toolIds(asking)[0] as string));
-    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const { store, user } = await approvedWeatherAnswer();
     const parts = store.getState().turns.filter((t): t is AssistantTurn => t.role === 'assistant');
     const sum = (key: 'input_tokens' | 'output_tokens') =>
       parts.reduce((n, part) => n + (part.stream.message?.usage[key] ?? 0), 0);
@@ -119,13 +125,7 @@ describe('<ChatStream/> with a tool that needs approval', () => {
   });
 
   it('copies every part of an answer that used a tool, and regenerates it from its first part', async () => {
-    const store = weatherNeedingApproval('spec-tool-use', 'It is 18 degrees.');
-    const user = userEvent.setup();
-    render(<ChatStream store={store} />);
-    await act(() => store.getState().send('Weather?'));
-    const asking = store.getState().turns.at(-1) as AssistantTurn;
-    await act(() => store.getState().approveToolCall(toolIds(asking)[0] as string));
-    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const { store, user, asking } = await approvedWeatherAnswer();
     const actions = screen.getByRole('toolbar', { name: 'Answer actions' });
     await user.click(within(actions).getByRole('button', { name: 'Copy' }));
     const copied = await navigator.clipboard.readText();

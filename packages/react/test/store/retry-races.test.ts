@@ -1,17 +1,15 @@
-import { type StreamState, toMessage } from '@message-stream/core';
 import { sseEvent } from '@message-stream/mock';
 import { describe, expect, it } from 'vitest';
-import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
-import { scriptedFetch, sse, textAnswer } from './support.js';
+import { createChatStore } from '../../src/index.js';
+import {
+  lastAnswerOf as lastAnswer,
+  scriptedFetch,
+  sse,
+  textAnswer,
+  streamText as textOf,
+} from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
-const answers = (state: ChatState) =>
-  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant');
-const lastAnswer = (state: ChatState) => answers(state).at(-1) as AssistantTurn;
-const textOf = (stream: StreamState) =>
-  (toMessage(stream)?.content ?? [])
-    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
-    .join('');
 const failFetch = () => {
   throw new TypeError('Failed to fetch');
 };

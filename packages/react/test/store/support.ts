@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { toMessage } from '@message-stream/core';
+import { type StreamState, toMessage } from '@message-stream/core';
 import { sseEvent } from '@message-stream/mock';
 import { vi } from 'vitest';
 import {
   type AssistantTurn,
   type ChatPersistStorage,
+  type ChatState,
   type ChatStoreOptions,
   createChatStore,
 } from '../../src/index.js';
@@ -121,6 +122,16 @@ export function textAnswerEvents(text: string, id = 'msg_cont'): Parameters<type
   );
   return events;
 }
+
+/** The answers on the shown path, the last one, and a stream's text blocks joined. */
+export const answersOf = (state: ChatState): AssistantTurn[] =>
+  state.turns.filter((t): t is AssistantTurn => t.role === 'assistant');
+export const lastAnswerOf = (state: ChatState): AssistantTurn =>
+  answersOf(state).at(-1) as AssistantTurn;
+export const streamText = (stream: StreamState): string =>
+  (toMessage(stream)?.content ?? [])
+    .map((b) => (b.type === 'text' ? (b as { text: string }).text : ''))
+    .join('');
 
 /** The ids of an answer's tool calls, in order. */
 export const toolIds = (turn: AssistantTurn): string[] =>
