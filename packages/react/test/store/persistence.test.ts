@@ -3,7 +3,7 @@ import { accumulate, type StreamState, toMessage, validateMessages } from '@mess
 import * as idb from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { type AssistantTurn, type ChatState, createChatStore } from '../../src/index.js';
-import { unsavedKeyOf } from '../../src/store/effects/persistence.js';
+import { clearPersisted, unsavedKeyOf } from '../../src/store/effects/persistence.js';
 import { idbSetMany, turnKeyOf } from '../../src/store/idb.js';
 import { fixture, mapStorage, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
@@ -465,6 +465,16 @@ describe('persistence in IndexedDB', () => {
     expect(textOf(lastAnswer(later.getState()).stream)).toBe(shown);
     later.dispose();
     before.dispose();
+  });
+
+  it('forgets what the tab kept of a conversation when it is deleted', async () => {
+    const name = uniqueName();
+    sessionStorage.setItem(
+      unsavedKeyOf(name),
+      JSON.stringify({ tree: { nodes: {}, parents: {} } }),
+    );
+    await clearPersisted(name, 'indexeddb');
+    expect(sessionStorage.getItem(unsavedKeyOf(name))).toBeNull();
   });
 
   it('restores an answer cut off by a reload as interrupted on its branch, and resumes it', async () => {

@@ -333,8 +333,10 @@ export function startPersistence(
   };
 }
 
-/** Removes a persisted conversation (a deleted thread): its turns and its shape. */
+/** Removes a persisted conversation (a deleted thread): its turns, its shape, what the tab kept. */
 export async function clearPersisted(name: string, choice: StorageChoice): Promise<void> {
+  // And what the tab kept of it as the page last went, not written yet.
+  forgetUnsaved(name);
   const target = resolveStorage(choice);
   if (target?.kind === 'string') return target.storage.removeItem(name);
   if (target === null) return;
