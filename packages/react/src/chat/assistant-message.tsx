@@ -38,7 +38,7 @@ export interface AssistantMessageActions {
   readonly continueAnswer?: (turnId: string) => void;
   /** Another answer in this one's place. */
   readonly regenerate?: (turnId: string) => void;
-  readonly feedback?: (turnId: string, value: Feedback) => void;
+  readonly feedback?: (turnId: string, value: Feedback | null) => void;
   /** Run a tool call that waits for the user's approval. */
   readonly approveTool?: (toolUseId: string) => void;
   /** Answer a tool call that waits for approval as denied, with the user's reason. */

@@ -97,8 +97,8 @@ export interface ChatStreamProps
   readonly welcomeDescription?: ReactNode;
   /** Prompts offered as chips in an empty conversation; a click sends one. */
   readonly suggestions?: readonly Suggestion[];
-  /** Adds thumbs up / down under each answer. */
-  readonly onFeedback?: (turn: AssistantTurn, value: Feedback) => void;
+  /** Adds thumbs up / down under each answer; `null` when a thumb given is taken back. */
+  readonly onFeedback?: (turn: AssistantTurn, value: Feedback | null) => void;
   /**
    * Record each answer's raw stream, offered as an `.sse` file in its details. `true`
    * records through the store ChatStream creates; with a shared `store`, pass the recorder
@@ -214,7 +214,7 @@ export function ChatStream({
   const field = useRef<HTMLTextAreaElement>(null);
   const follow = useFollowScroll(log, turns);
   const announcement = useAnnouncement(status);
-  const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback>>>({});
+  const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback | null>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
   // The messages' code is asked for as soon as the shell has painted: every conversation

@@ -19,8 +19,11 @@ export interface MessageActionsProps {
   readonly onRegenerate?: () => void;
   /** Edit this (user) message. */
   readonly onEdit?: () => void;
-  /** Adds thumbs up / down; the pressed one shows as pressed. */
-  readonly onFeedback?: (value: Feedback) => void;
+  /**
+   * Adds thumbs up / down; the pressed one shows as pressed, and pressing it again takes it
+   * back (`null`).
+   */
+  readonly onFeedback?: (value: Feedback | null) => void;
   /** The thumbs given to this answer, if any: shown pressed. */
   readonly feedback?: Feedback | null;
   /** A request is under way: Regenerate and Edit are disabled. */
@@ -176,13 +179,13 @@ export function MessageActions({
             icon="thumbs-up"
             label="Good answer"
             pressed={feedback === 'up'}
-            onClick={() => onFeedback('up')}
+            onClick={() => onFeedback(feedback === 'up' ? null : 'up')}
           />
           <ActionButton
             icon="thumbs-down"
             label="Bad answer"
             pressed={feedback === 'down'}
-            onClick={() => onFeedback('down')}
+            onClick={() => onFeedback(feedback === 'down' ? null : 'down')}
           />
         </>
       ) : null}

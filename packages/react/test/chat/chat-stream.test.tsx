@@ -551,6 +551,15 @@ describe('<ChatStream/> shell', () => {
     await expect(navigator.clipboard.readText()).resolves.toBe('Hello!');
     await user.click(within(actions).getByRole('button', { name: 'Good answer' }));
     expect(onFeedback).toHaveBeenCalledWith(expect.objectContaining({ role: 'assistant' }), 'up');
+    const good = within(actions).getByRole('button', { name: 'Good answer' });
+    expect(good.getAttribute('aria-pressed')).toBe('true');
+    // Pressed again: taken back, and said so.
+    await user.click(good);
+    expect(onFeedback).toHaveBeenLastCalledWith(
+      expect.objectContaining({ role: 'assistant' }),
+      null,
+    );
+    expect(good.getAttribute('aria-pressed')).toBe('false');
   });
 
   it('with record on, offers the exact bytes of the answer in its details', async () => {

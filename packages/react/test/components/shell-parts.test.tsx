@@ -259,6 +259,9 @@ describe('MessageActions', () => {
     expect(screen.getByRole('button', { name: 'Bad answer' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
+    // Pressed again, the thumb given is taken back.
+    await user.click(screen.getByRole('button', { name: 'Bad answer' }));
+    expect(onFeedback).toHaveBeenLastCalledWith(null);
   });
 
   it('shows the thumb given by its shape, a filled icon, not by colour alone', () => {
