@@ -95,7 +95,7 @@ export const Actions: Story = {
     const panel = canvas.getByRole('dialog', { name: 'Stream details' });
     await expect(panel).toBeVisible();
     // The content is drawn when first opened (its code may still be on its way).
-    await waitFor(() => expect(panel).toHaveTextContent('Time to first token0.4 s'));
+    await waitFor(() => expect(panel).toHaveTextContent('Time to first token420 ms'));
     await expect(canvas.getByRole('button', { name: 'Download raw stream (.sse)' })).toBeVisible();
   },
 };

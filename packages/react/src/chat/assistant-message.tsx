@@ -88,13 +88,19 @@ const BEFORE_ANYTHING: Readonly<Record<string, string>> = {
 
 /**
  * The notice's words where the error's own would not fit what is offered beside it: a rate
- * limit with a wait (the countdown beside Retry says how long, so the notice does not repeat
- * a number that would go stale), and a failure before anything arrived (Retry, not Resume).
+ * limit with a wait (counted down beside Retry when it retries by itself, so the notice does
+ * not repeat a number that would go stale; else the wait the service asked for, as a fact),
+ * and a failure before anything arrived (Retry, not Resume).
  */
-function noticeDescription(stream: AssistantTurn['stream']): string | undefined {
+function noticeDescription(
+  stream: AssistantTurn['stream'],
+  retriesItself: boolean,
+): string | undefined {
   const error = stream.error;
   if (error?.retryAfterMs !== undefined && error.retryable) {
-    return 'Too many requests: the service asked to wait before trying again.';
+    return retriesItself
+      ? 'Too many requests: the service asked to wait before trying again.'
+      : `Too many requests: the service asked to wait ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s before trying again.`;
   }
   return error && recoveryFor(stream) === 'retry' && Object.hasOwn(BEFORE_ANYTHING, error.type)
     ? BEFORE_ANYTHING[error.type]
@@ -275,6 +281,12 @@ function AnswerEnd({
   const content = stream.message?.content ?? [];
   const ended = isFinalStatus(stream.status);
   const final = ended && !progress.behind();
+  // A rate limit's wait counted down, then retried by itself (see `mayRetryByItself`).
+  const retriesItself =
+    last &&
+    final &&
+    stream.error?.retryAfterMs !== undefined &&
+    mayRetryByItself(branchStore, turn);
   // Ended but its text not all shown yet: it still shows as streaming.
   const status = ended && !final ? 'streaming' : stream.status;
   // Set here, not by the article: only this part knows, and only after the content rendered.
@@ -321,7 +333,7 @@ function AnswerEnd({
         <StreamErrorNotice
           error={stream.error}
           status={stream.status}
-          description={noticeDescription(stream)}
+          description={noticeDescription(stream, retriesItself)}
         />
       ) : null}
       {last && final && actions?.resume && actions.retry ? (
@@ -333,9 +345,7 @@ function AnswerEnd({
             actions.retry?.();
           }}
           busy={busy}
-          autoRetry={
-            stream.error?.retryAfterMs !== undefined && mayRetryByItself(branchStore, turn)
-          }
+          autoRetry={retriesItself}
           // The notice above says what happened; a stop by the user has its mark.
           label={null}
         />

@@ -63,7 +63,12 @@ export function StreamDetailsBody({
   if (figures.cacheWrite) rows.push(['Cache write', tokens(figures.cacheWrite)]);
   rows.push([
     'Time to first token',
-    figures.ttftMs === undefined ? '—' : `${decimal.format(figures.ttftMs / 1000)} s`,
+    figures.ttftMs === undefined
+      ? '—'
+      : // Under a second in milliseconds: "0 s" for a fast answer read as no measurement.
+        figures.ttftMs < 1000
+        ? `${format.format(Math.round(figures.ttftMs))} ms`
+        : `${decimal.format(figures.ttftMs / 1000)} s`,
   ]);
   rows.push([
     'Tokens per second',

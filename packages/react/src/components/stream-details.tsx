@@ -93,6 +93,13 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
         onToggle={(event) => {
           if (event.newState === 'open') event.currentTarget.focus({ preventScroll: true });
         }}
+        // Keyboard focus gone on past it (Tab after its last button): it closes, rather than
+        // cover the answer while the reader types. (Focus to nowhere, a click outside, is the
+        // popover's own light dismiss.)
+        onBlur={(event) => {
+          const to = event.relatedTarget;
+          if (to !== null && !event.currentTarget.contains(to)) event.currentTarget.hidePopover();
+        }}
         aria-label="Stream details"
         style={{ positionAnchor: anchor } as CSSProperties}
       >

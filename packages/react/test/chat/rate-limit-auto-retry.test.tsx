@@ -29,6 +29,10 @@ describe('a rate limit retried by itself', () => {
     // What is left is the user's to decide: Retry, with no countdown.
     expect(screen.queryByText(/^Retrying in/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+    // With no countdown, the notice says how long the service asked to wait.
+    expect(screen.getByRole('alert').textContent).toContain(
+      'Too many requests: the service asked to wait 1 s before trying again.',
+    );
   });
 
   it('is not retried by itself when a stored conversation is opened later', async () => {

@@ -374,6 +374,28 @@ describe('the stream details popover', () => {
     await expect.poll(() => panel.matches(':popover-open')).toBe(false);
     expect(document.activeElement).toBe(button);
   });
+  it('closes when keyboard focus goes on past it, not when it moves inside it', async () => {
+    render(
+      <>
+        <StreamDetails
+          stream={createStreamState()}
+          downloads={[{ name: 'answer.sse', text: 'event: ping\ndata: {}\n\n' }]}
+        />
+        <textarea aria-label="Message" />
+      </>,
+    );
+    const button = screen.getByRole('button', { name: 'Stream details' });
+    button.focus();
+    await act(async () => button.click());
+    const panel = screen.getByRole('dialog', { name: 'Stream details' });
+    const download = await screen.findByRole('button', { name: 'Download raw stream (.sse)' });
+    await expect.poll(() => document.activeElement).toBe(panel);
+    await keys.keyboard('{Tab}');
+    expect(document.activeElement).toBe(download);
+    expect(panel.matches(':popover-open')).toBe(true);
+    await keys.keyboard('{Tab}');
+    await expect.poll(() => panel.matches(':popover-open')).toBe(false);
+  });
 });
 
 describe('a thread list in a panel that scrolls', () => {
