@@ -467,6 +467,22 @@ describe('persistence in IndexedDB', () => {
     before.dispose();
   });
 
+  it('keeps a reset the last write was cut off from: the next load of the tab starts empty', async () => {
+    const name = uniqueName();
+    const before = await savingStore(name, 'Kept.');
+    await before.getState().send('Question');
+    await before.flush();
+    before.getState().reset();
+    setMany.mockImplementationOnce(() => new Promise<void>(() => {}));
+    window.dispatchEvent(new Event('pagehide'));
+    const after = await reopened(name);
+    expect(after.getState().turns).toEqual([]);
+    await after.flush();
+    after.dispose();
+    expect((await reopened(name)).getState().turns).toEqual([]);
+    before.dispose();
+  });
+
   it('forgets what the tab kept of a conversation when it is deleted', async () => {
     const name = uniqueName();
     sessionStorage.setItem(

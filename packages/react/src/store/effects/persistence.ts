@@ -25,7 +25,7 @@ import { jsonText } from '../json-text.js';
 import type { ChatModel } from '../reducer.js';
 import { setEntry } from '../tree.js';
 import type { ChatPersistStorage, ConversationTree, PersistErrorInfo, Turn } from '../types.js';
-import { restoredTree } from './restore.js';
+import { isTurn, restoredTree } from './restore.js';
 
 export const WRITE_DELAY_MS = 500;
 
@@ -103,15 +103,22 @@ function tabStorage(): Storage | null {
 
 /**
  * Keeps what `tree` holds that `written` does not (by identity: turns are immutable), with
- * the whole shape (ids only). Best effort: a storage that is full or refused keeps nothing.
+ * the whole shape (ids only). A turn written and now gone means the conversation was replaced
+ * (`reset`, `setMessages`): then all of it is kept, marked `replaced`, for the next load to
+ * take as a whole. Best effort: a storage that is full or refused keeps nothing.
  */
 function keepUnsaved(name: string, tree: ConversationTree, written: ConversationTree | null) {
+  const replaced =
+    written !== null && Object.keys(written.nodes).some((id) => !Object.hasOwn(tree.nodes, id));
   const nodes: Record<string, Turn> = {};
   for (const [id, turn] of Object.entries(tree.nodes)) {
-    if (written?.nodes[id] !== turn) setEntry(nodes, id, turn);
+    if (replaced || written?.nodes[id] !== turn) setEntry(nodes, id, turn);
   }
   try {
-    tabStorage()?.setItem(unsavedKeyOf(name), jsonText({ tree: { ...tree, nodes } }) as string);
+    tabStorage()?.setItem(
+      unsavedKeyOf(name),
+      jsonText({ tree: { ...tree, nodes }, replaced }) as string,
+    );
   } catch {
     // Full (a turn with large files) or refused: the asynchronous write may still land.
   }
@@ -125,10 +132,25 @@ function forgetUnsaved(name: string): void {
   }
 }
 
+/** `record`'s own entries whose values pass `keep`. */
+const ownEntries = <V>(record: unknown, keep: (value: unknown) => value is V): [string, V][] =>
+  isPlainObject(record)
+    ? Object.entries(record).filter((entry): entry is [string, V] => keep(entry[1]))
+    : [];
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isIndex = (value: unknown): value is number => Number.isInteger(value);
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every(isString);
+
 /**
  * The tree read from storage with the turns the page kept as it went (`keepUnsaved`) put in,
  * settled as any restored tree is (an answer that was streaming is interrupted); null when
- * none were kept or what was kept cannot be read.
+ * none were kept or none of them can be read.
+ *
+ * Put in, not put instead: what was read keeps every turn the kept ones do not replace, and
+ * each parent's children are the kept ones then those read (another tab may have saved turns
+ * since, and a damaged kept record must never cost a good stored one). Only a conversation
+ * kept as `replaced` is taken as a whole.
  */
 function withUnsaved(name: string, read: ConversationTree | null): ConversationTree | null {
   let text: string | null | undefined;
@@ -139,22 +161,28 @@ function withUnsaved(name: string, read: ConversationTree | null): ConversationT
   }
   if (!text) return null;
   try {
-    const kept = (JSON.parse(text) as { tree?: unknown } | null)?.tree;
-    if (!isPlainObject(kept) || !isPlainObject(kept.nodes) || !isPlainObject(kept.parents)) {
-      return null;
+    const value = JSON.parse(text) as { tree?: unknown; replaced?: unknown } | null;
+    const kept = value?.tree;
+    if (!isPlainObject(kept)) return null;
+    const turns = ownEntries(kept.nodes, isTurn).filter(([id, turn]) => turn.id === id);
+    const replaced = value?.replaced === true;
+    if (turns.length === 0 && !replaced) return null;
+    const base = replaced || read === null ? null : read;
+    const nodes: Record<string, unknown> = { ...base?.nodes };
+    const parents: Record<string, string> = { ...base?.parents };
+    const children: Record<string, readonly string[]> = { ...base?.children };
+    const selected: Record<string, number> = { ...base?.selected };
+    for (const [id, turn] of turns) setEntry(nodes, id, turn);
+    for (const [id, parent] of ownEntries(kept.parents, isString)) {
+      if (Object.hasOwn(nodes, id)) setEntry(parents, id, parent);
     }
-    const keptNodes = kept.nodes;
-    // The shape kept is the newest: its turns, each as kept, else as read.
-    const nodes: Record<string, unknown> = {};
-    for (const id of Object.keys(kept.parents)) {
-      const turn = Object.hasOwn(keptNodes, id)
-        ? keptNodes[id]
-        : read !== null && Object.hasOwn(read.nodes, id)
-          ? read.nodes[id]
-          : undefined;
-      if (turn !== undefined) setEntry(nodes, id, turn);
+    for (const [id, list] of ownEntries(kept.children, isStringList)) {
+      const known = list.filter((kid) => Object.hasOwn(nodes, kid));
+      const stored = Object.hasOwn(children, id) ? (children[id] ?? []) : [];
+      setEntry(children, id, [...known, ...stored.filter((kid) => !known.includes(kid))]);
     }
-    return restoredTree({ tree: { ...kept, nodes } });
+    for (const [id, index] of ownEntries(kept.selected, isIndex)) setEntry(selected, id, index);
+    return restoredTree({ tree: { nodes, parents, children, selected } });
   } catch {
     return null;
   }
@@ -247,7 +275,9 @@ export function startPersistence(
     const tree = host.model().tree;
     if (backend !== null && begun && !unreadable && !disposed && tree !== committed) {
       keepUnsaved(name, tree, committed);
-      unsavedUntil = writes + 1;
+      // The write that holds this tree: the one under way when it already does (flush then
+      // starts none), else the one flush starts now.
+      unsavedUntil = tree === lastWritten ? writes : writes + 1;
     }
     void flush();
   };

@@ -122,7 +122,7 @@ const marked = (result: ToolResultState): ToolResultState =>
  * A stored record that can be a turn: one that is not (damaged storage, another app's data) is
  * left out rather than failing the whole read, so one bad record never loses a thread.
  */
-function isTurn(value: unknown): value is Turn {
+export function isTurn(value: unknown): value is Turn {
   if (!isPlainObject(value) || typeof value.id !== 'string' || value.id === '') return false;
   if (value.role === 'user') {
     return typeof value.content === 'string' || isListOf(value.content, hasType);
