@@ -243,9 +243,11 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       const activeId = get().activeId === id ? (threads[0]?.id ?? null) : get().activeId;
       set({ threads, activeId });
       if (persist) {
-        clearPersisted(`${persist.name}/${id}`, storageChoice).catch((error: unknown) =>
-          report(error, 'remove'),
-        );
+        // After its writes: one under way (or the one dispose started) would land after the
+        // removal and put the thread back in storage.
+        Promise.resolve(chat?.store.flush())
+          .then(() => clearPersisted(`${persist.name}/${id}`, storageChoice))
+          .catch((error: unknown) => report(error, 'remove'));
       }
     },
     chatOf: (id) => {
