@@ -97,8 +97,12 @@ export function StreamDetails({ className, ...props }: StreamDetailsProps): Reac
         // cover the answer while the reader types. (Focus to nowhere, a click outside, is the
         // popover's own light dismiss.)
         onBlur={(event) => {
+          const panel = event.currentTarget;
           const to = event.relatedTarget;
-          if (to !== null && !event.currentTarget.contains(to)) event.currentTarget.hidePopover();
+          // Where the Popover API is missing (an older browser, jsdom) the panel is plain.
+          if (to !== null && !panel.contains(to) && panel.matches?.(':popover-open')) {
+            panel.hidePopover();
+          }
         }}
         aria-label="Stream details"
         style={{ positionAnchor: anchor } as CSSProperties}
