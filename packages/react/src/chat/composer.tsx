@@ -4,14 +4,13 @@ import {
   type ReactElement,
   type ReactNode,
   type RefObject,
-  useEffect,
   useId,
   useLayoutEffect,
   useRef,
-  useState,
 } from 'react';
 import { AttachmentList } from '../components/attachment-list.js';
 import type { AttachmentsController } from '../hooks/use-attachments.js';
+import { useKeyedDraft } from '../hooks/use-keyed-draft.js';
 import { Icon } from './icons.js';
 
 export interface ComposerProps {
@@ -83,10 +82,8 @@ export function Composer({
   attachments,
   draftKey,
 }: ComposerProps): ReactElement {
-  const [text, setText] = useState(() => (draftKey && drafts.get(draftKey)) || '');
-  useEffect(() => {
-    if (draftKey) drafts.set(draftKey, text);
-  }, [draftKey, text]);
+  const [text, update] = useKeyedDraft(drafts, draftKey, '');
+  const setText = (value: string) => update(() => value);
   const own = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const field = inputRef ?? own;

@@ -3,13 +3,13 @@ import {
   type ClipboardEvent,
   type DragEvent,
   useCallback,
-  useEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
 import { loadAttachments } from '../store/attachments-loader.js';
 import type { Attachment } from '../store/types.js';
+import { useKeyedDraft } from './use-keyed-draft.js';
 
 /** What `useAttachments` hands the composer. */
 export interface AttachmentsController {
@@ -44,6 +44,7 @@ export const ATTACHMENT_ACCEPT =
 
 /** Files not sent yet, by draft key; let go with the key (a conversation that is gone). */
 const staged = new WeakMap<object, readonly Attachment[]>();
+const NONE: readonly Attachment[] = [];
 
 const hasFiles = (types: readonly string[] | DOMStringList | undefined): boolean =>
   types !== undefined && Array.from(types as ArrayLike<string>).includes('Files');
@@ -63,52 +64,55 @@ const hasFiles = (types: readonly string[] | DOMStringList | undefined): boolean
  * ```
  */
 export function useAttachments(draftKey?: object): AttachmentsController {
-  const [attachments, setAttachments] = useState<readonly Attachment[]>(
-    () => (draftKey && staged.get(draftKey)) || [],
-  );
-  useEffect(() => {
-    if (draftKey) staged.set(draftKey, attachments);
-  }, [draftKey, attachments]);
+  // A file read after the key changed goes to the conversation it was attached in.
+  const [attachments, update, keyNow] = useKeyedDraft(staged, draftKey, NONE);
   const [errors, setErrors] = useState<readonly string[]>([]);
   const [pending, setPending] = useState(0);
   const [dragging, setDragging] = useState(false);
   const dragTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const add = useCallback(async (files: Iterable<File> | ArrayLike<File>) => {
-    const list = Array.from(files as ArrayLike<File>);
-    if (list.length === 0) return;
-    setErrors([]);
-    setPending((n) => n + 1);
-    const unreadable = (file: File | undefined) => `${file?.name ?? 'A file'} could not be read.`;
-    let helpers: Awaited<ReturnType<typeof loadAttachments>>;
-    try {
-      helpers = await loadAttachments();
-    } catch {
-      // The reading code did not load (offline): every file is refused; the next add asks again.
+  const add = useCallback(
+    async (files: Iterable<File> | ArrayLike<File>) => {
+      const list = Array.from(files as ArrayLike<File>);
+      if (list.length === 0) return;
+      const target = keyNow();
+      setErrors([]);
+      setPending((n) => n + 1);
+      const unreadable = (file: File | undefined) => `${file?.name ?? 'A file'} could not be read.`;
+      let helpers: Awaited<ReturnType<typeof loadAttachments>>;
+      try {
+        helpers = await loadAttachments();
+      } catch {
+        // The reading code did not load (offline): every file is refused; the next add asks again.
+        setPending((n) => n - 1);
+        setErrors(list.map(unreadable));
+        return;
+      }
+      const { AttachmentError, readAttachment } = helpers;
+      const results = await Promise.allSettled(list.map((file) => readAttachment(file)));
       setPending((n) => n - 1);
-      setErrors(list.map(unreadable));
-      return;
-    }
-    const { AttachmentError, readAttachment } = helpers;
-    const results = await Promise.allSettled(list.map((file) => readAttachment(file)));
-    setPending((n) => n - 1);
-    const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    const refused = results.flatMap((r, i) =>
-      r.status === 'rejected'
-        ? [r.reason instanceof AttachmentError ? r.reason.message : unreadable(list[i])]
-        : [],
-    );
-    if (read.length > 0) setAttachments((current) => [...current, ...read]);
-    if (refused.length > 0) setErrors(refused);
-  }, []);
+      const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const refused = results.flatMap((r, i) =>
+        r.status === 'rejected'
+          ? [r.reason instanceof AttachmentError ? r.reason.message : unreadable(list[i])]
+          : [],
+      );
+      if (read.length > 0) update((current) => [...current, ...read], target);
+      if (refused.length > 0) setErrors(refused);
+    },
+    [update, keyNow],
+  );
 
-  const remove = useCallback((id: string) => {
-    setAttachments((current) => current.filter((attachment) => attachment.id !== id));
-  }, []);
+  const remove = useCallback(
+    (id: string) => {
+      update((current) => current.filter((attachment) => attachment.id !== id));
+    },
+    [update],
+  );
   const clear = useCallback(() => {
-    setAttachments([]);
+    update(() => NONE);
     setErrors([]);
-  }, []);
+  }, [update]);
 
   return useMemo(
     (): AttachmentsController => ({

@@ -363,28 +363,24 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
         if (parentId !== undefined) await ctx.answer(parentId, 0);
       }),
 
-    edit: (turnId, content, options) => {
-      // What ran before this edit, waited for once the helpers are in: by then `current` is
-      // this edit's own promise (`stopAndSettle` would wait for itself).
-      const before = current;
-      return run(async () => {
-        const target = nodeOf(model.tree, turnId);
-        if (target?.role !== 'user') return;
-        // A message of blocks (files among them, as a rule): its new text keeps its files
-        // (that code loads with the attachment helpers, as a message with files already did).
-        // Loaded before anything is stopped: a refused edit leaves a streaming answer alone.
-        let edited: Pick<UserTurn, 'content' | 'fileNames'> = { content };
-        if (typeof content === 'string' && typeof target.content !== 'string') {
-          try {
-            edited = (await loadAttachments()).editedContent(target, content, options?.removeFiles);
-          } catch (cause) {
-            // The helpers' chunk did not load (offline): said as a send's refused file is.
-            refuse(cause);
-            return;
-          }
+    edit: async (turnId, content, options) => {
+      const target = nodeOf(model.tree, turnId);
+      if (target?.role !== 'user') return;
+      // A message of blocks (files among them, as a rule): its new text keeps its files
+      // (that code loads with the attachment helpers, as a message with files already did).
+      // Loaded before the edit runs: a refused edit leaves a streaming answer alone.
+      let edited: Pick<UserTurn, 'content' | 'fileNames'> = { content };
+      if (typeof content === 'string' && typeof target.content !== 'string') {
+        try {
+          edited = (await loadAttachments()).editedContent(target, content, options?.removeFiles);
+        } catch (cause) {
+          // The helpers' chunk did not load (offline): said as a send's refused file is.
+          refuse(cause);
+          return;
         }
-        flight.abort();
-        await before;
+      }
+      return run(async () => {
+        await stopAndSettle();
         const parentId = shownParentOf(turnId);
         if (parentId === undefined) return;
         const turn: Turn = { id: newId('user'), role: 'user', ...edited };
