@@ -1,9 +1,8 @@
+import { createStreamState } from '@message-stream/core';
 import { render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamDetails } from '../../src/components/stream-details.js';
-import { fixture } from '../store/support.js';
-import { finalState } from './support.js';
 
 const errors: unknown[] = [];
 const onError = (event: ErrorEvent) => {
@@ -15,7 +14,7 @@ afterEach(() => window.removeEventListener('error', onError));
 describe('the details popover closing on blur', () => {
   it('throws nothing where the Popover API is missing (jsdom, Safari < 17) when focus leaves it', async () => {
     window.addEventListener('error', onError);
-    const state = await finalState(fixture('spec-basic-text'));
+    const state = createStreamState();
     render(
       <>
         <StreamDetails stream={state} locale="en-US" />
