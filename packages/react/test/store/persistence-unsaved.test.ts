@@ -22,6 +22,19 @@ async function opened(name: string, ...answers: string[]) {
   return store;
 }
 
+/** Holds IndexedDB's next write until the returned function lets it land (a slow disk). */
+function holdNextWrite(): () => void {
+  let land: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    land = resolve;
+  });
+  setMany.mockImplementationOnce(async (...args) => {
+    await held;
+    return (await vi.importActual<typeof import('idb-keyval')>('idb-keyval')).setMany(...args);
+  });
+  return land;
+}
+
 const userTexts = (store: Awaited<ReturnType<typeof opened>>) =>
   store
     .getState()
@@ -87,14 +100,7 @@ describe('the turns the tab kept as the page went (sessionStorage), against what
     const store = await opened(name, 'First.');
     await store.getState().send('Question');
     // A write under way (held) when the page goes: the tree is what it writes.
-    let land: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      land = resolve;
-    });
-    setMany.mockImplementationOnce(async (...args) => {
-      await held;
-      return (await vi.importActual<typeof import('idb-keyval')>('idb-keyval')).setMany(...args);
-    });
+    const land = holdNextWrite();
     void store.flush();
     await vi.waitFor(() => expect(setMany).toHaveBeenCalled());
     window.dispatchEvent(new Event('pagehide'));
@@ -114,14 +120,7 @@ describe('the turns the tab kept as the page went (sessionStorage), against what
     // comes back; the rescue stays in tab 1's sessionStorage though all it holds is written.
     const tab1 = await opened(name, 'First.');
     await tab1.getState().send('One');
-    let land: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      land = resolve;
-    });
-    setMany.mockImplementationOnce(async (...args) => {
-      await held;
-      return (await vi.importActual<typeof import('idb-keyval')>('idb-keyval')).setMany(...args);
-    });
+    const land = holdNextWrite();
     void tab1.flush();
     await vi.waitFor(() => expect(setMany).toHaveBeenCalled());
     window.dispatchEvent(new Event('pagehide'));
