@@ -1,6 +1,6 @@
 import { isFinalStatus, type Usage } from '@message-stream/core';
 import { memo, type ReactElement, useCallback, useEffect, useLayoutEffect, useState } from 'react';
-import { partialUsage } from '../components/answer-info.js';
+import { partialUsage, tokenCount } from '../components/answer-info.js';
 import { AnswerScope } from '../components/answer-scope.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { AnswerSources } from '../components/citations.js';
@@ -144,8 +144,8 @@ function usageOf(parts: readonly AssistantTurn[]): Usage {
   const total: Record<string, number> = {};
   for (const part of parts) {
     for (const [name, value] of Object.entries(part.stream.message?.usage ?? {})) {
-      if (typeof value === 'number' && Number.isFinite(value))
-        total[name] = (total[name] ?? 0) + value;
+      const count = tokenCount(value);
+      if (count !== undefined) total[name] = (total[name] ?? 0) + count;
     }
   }
   return total as unknown as Usage;

@@ -92,14 +92,16 @@ export interface StreamTimings {
 }
 
 /** Figures for the details: tokens, time to first token, tokens per second. */
+/** A token count as a figure: a finite number, else none (usage read back may be damaged). */
+export const tokenCount = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
 export function streamFigures(stream: StreamState, timings: StreamTimings = {}) {
   const usage = stream.message?.usage ?? {};
   const partialReason = partialUsage(stream);
   const partial = partialReason !== null;
-  const num = (value: unknown): number | undefined =>
-    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   // Resumed: the later requests' output, at least (the cut one's was never reported).
-  const output = partialReason === 'unfinished' ? undefined : num(usage.output_tokens);
+  const output = partialReason === 'unfinished' ? undefined : tokenCount(usage.output_tokens);
   const { startedAt, firstTokenAt, finishedAt } = timings;
   const ttftMs =
     typeof startedAt === 'number' && typeof firstTokenAt === 'number' && firstTokenAt >= startedAt
@@ -114,12 +116,12 @@ export function streamFigures(stream: StreamState, timings: StreamTimings = {}) 
       ? output / seconds
       : undefined;
   return {
-    input: num(usage.input_tokens),
+    input: tokenCount(usage.input_tokens),
     output,
     partial,
     partialReason,
-    cacheRead: num(usage.cache_read_input_tokens),
-    cacheWrite: num(usage.cache_creation_input_tokens),
+    cacheRead: tokenCount(usage.cache_read_input_tokens),
+    cacheWrite: tokenCount(usage.cache_creation_input_tokens),
     ttftMs,
     tokensPerSecond,
   };

@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Icon } from '../chat/icons.js';
-import { streamFigures } from './answer-info.js';
+import { streamFigures, tokenCount } from './answer-info.js';
 import type { StreamDetailsProps, StreamDownload } from './stream-details.js';
 
 const download = ({ name, text }: StreamDownload) => {
@@ -26,10 +26,7 @@ export function StreamDetailsBody({
   locale,
 }: Omit<StreamDetailsProps, 'className'>): ReactElement {
   const own = streamFigures(stream, timings);
-  // Several requests: their tokens as the badge adds them up (a number that is not one is
-  // no figure), the rest the last request's.
-  const count = (value: unknown) =>
-    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  // Several requests: their tokens as the badge adds them up, the rest the last request's.
   const partialReason = total
     ? total.partial === true
       ? 'unfinished'
@@ -38,10 +35,10 @@ export function StreamDetailsBody({
   const figures = total
     ? {
         ...own,
-        input: count(total.usage.input_tokens),
-        output: partialReason === 'unfinished' ? undefined : count(total.usage.output_tokens),
-        cacheRead: count(total.usage.cache_read_input_tokens),
-        cacheWrite: count(total.usage.cache_creation_input_tokens),
+        input: tokenCount(total.usage.input_tokens),
+        output: partialReason === 'unfinished' ? undefined : tokenCount(total.usage.output_tokens),
+        cacheRead: tokenCount(total.usage.cache_read_input_tokens),
+        cacheWrite: tokenCount(total.usage.cache_creation_input_tokens),
         partialReason,
       }
     : own;

@@ -6,6 +6,7 @@ import {
   scriptedFetch,
   sse,
   textAnswer,
+  textAnswerEvents,
   streamText as textOf,
 } from './support.js';
 
@@ -71,19 +72,8 @@ describe('retry of an answer of which something was shown', () => {
   it('keeps a reasoning cut short as a version: what arrived is not replaced in place', async () => {
     const thinking = 'Let me think about this carefully. '.repeat(40);
     const partial = [
-      {
-        type: 'message_start',
-        message: {
-          id: 'msg_t',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-opus-5',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 1 },
-        },
-      },
+      // The message_start of `textAnswer`'s answers.
+      textAnswerEvents('', 'msg_t')[0],
       {
         type: 'content_block_start',
         index: 0,
