@@ -171,6 +171,8 @@ const STORIES: readonly string[] = [
   'conversation-branchpicker--three-versions',
   'conversation-threadlist--by-date',
   'conversation-attachmentlist--in-composer',
+  'components-resumecontrol--interrupted',
+  'components-resumecontrol--non-retryable-error',
 ];
 
 const VIEWPORTS = [
