@@ -49,7 +49,7 @@ const toolCardFills = ({ canvasElement }: StoryContext) => {
     inputs.stop();
     badges.stop();
     await expect(badges.values).toContain('Writing input…');
-    await expect(badges.values.at(-1)).toBe('Input ready');
+    await expect(badges.values.at(-1)).toBe('Not run');
     const partial = inputs.values.filter((text) => text !== '');
     const final = 'location: San Francisco, CA';
     await expect(partial.at(-1)).toBe(final);

@@ -57,7 +57,7 @@ export const InputComplete: Story = {
   loaders: [weatherCall],
   render: (_args, { loaded }) => <ToolCallCard defaultOpen block={blockOf(loaded)} />,
   play: async ({ canvasElement }) => {
-    await expect(badge(canvasElement)).toHaveTextContent('Input ready');
+    await expect(badge(canvasElement)).toHaveTextContent('Not run');
     await expect(code(canvasElement)).toHaveTextContent('"location": "San Francisco, CA"');
     await expect(code(canvasElement)).not.toHaveAttribute('aria-busy');
   },
@@ -292,7 +292,7 @@ export const Filling: Story = {
   play: async ({ canvasElement }) => {
     const input = watch(canvasElement, () => code(canvasElement)?.textContent ?? '');
     const labels = watch(canvasElement, () => badge(canvasElement)?.textContent ?? '');
-    await waitFor(() => expect(badge(canvasElement)).toHaveTextContent('Input ready'), {
+    await waitFor(() => expect(badge(canvasElement)).toHaveTextContent('Not run'), {
       timeout: 10_000,
     });
     input.stop();

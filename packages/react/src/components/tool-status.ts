@@ -3,7 +3,9 @@ import type { BlockState } from '@message-stream/core';
 /**
  * Where a tool call is, from the reader's side:
  * - `input-streaming`: the model is still writing the input;
- * - `input-complete`: the input is whole; nothing has run it yet;
+ * - `input-complete`: the input is whole; nothing has run it yet ("Not run": with no
+ *   `tools` entry or `onToolCall` for it, it waits for the app's `addToolResult`, and a new
+ *   message instead skips it);
  * - `awaiting-approval`: the input is whole and the tool needs the user's approval to run (the
  *   store's `ToolResultState.status`; the card then offers Approve and Deny);
  * - `running`: the app is running it (only the app knows: the store passes it explicitly);
@@ -49,7 +51,7 @@ export interface ToolResultView {
 /** The words for each status: the badge says it in text, colour only repeats it. */
 export const TOOL_STATUS_LABELS: Readonly<Record<ToolCallStatus, string>> = {
   'input-streaming': 'Writing input…',
-  'input-complete': 'Input ready',
+  'input-complete': 'Not run',
   'awaiting-approval': 'Awaiting approval',
   running: 'Running…',
   result: 'Done',

@@ -78,7 +78,7 @@ describe('ToolCallCard', () => {
     expect(container.querySelector('.ms-tool__id')?.textContent).toBe(
       'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
     );
-    expect(badge(container)).toBe('Input ready');
+    expect(badge(container)).toBe('Not run');
   });
 
   it('fills the formatted input in as it streams (spec-tool-use)', () => {

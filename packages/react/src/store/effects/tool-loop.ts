@@ -56,17 +56,21 @@ const declined = (as: 'denied' | 'skipped', content: string, reason?: string): T
     : { ...denial(content), declined: as, reason };
 
 /**
- * Before a new message goes out under the last answer: calls awaiting approval are denied
- * ("The user sent a new message instead."), and every decided result goes back in the same
- * request, so no `tool_use` is left without its `tool_result`. Returns the parent id for
- * the new message.
+ * Before a new message goes out under the last answer: calls awaiting approval, and calls
+ * nobody ran, are skipped ("The user sent a new message instead."), and every decided result
+ * goes back in the same request, so no `tool_use` is left without its `tool_result`. Returns
+ * the parent id for the new message.
  */
 export function settleBeforeNewMessage(ctx: EffectContext): string {
   const last = ctx.model().turns.at(-1);
   if (last === undefined) return '';
   if (last.role !== 'assistant') return last.id;
   const calls = clientToolCalls(last);
-  const pending = calls.filter((call) => last.toolResults[call.id]?.status === 'awaiting-approval');
+  // A call nobody ran (no runner, and the app never added a result) is skipped as well:
+  // left out, its `tool_use` vanished from the history without a word, and its card waited on.
+  const pending = calls.filter(
+    (call) => (last.toolResults[call.id]?.status ?? 'awaiting-approval') === 'awaiting-approval',
+  );
   if (pending.length > 0) {
     ctx.dispatch({
       type: 'tool-results-updated',
