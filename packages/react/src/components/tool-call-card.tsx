@@ -167,7 +167,10 @@ function Approval({
           value={reason}
           onChange={(event) => setReason(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') deny();
+            if (event.key !== 'Enter') return;
+            // The chat moves focus on to its composer: the same key would type a line there.
+            event.preventDefault();
+            deny();
           }}
           autoComplete="off"
         />

@@ -530,6 +530,22 @@ describe('ToolCallCard', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  it('Enter in the reason field denies, and types nothing where focus goes next', async () => {
+    const user = userEvent.setup();
+    const block = blockAt(await finalState(specToolUse), 1);
+    // The chat moves focus to its composer once a call is decided, during the same key.
+    const onDeny = vi.fn(() => screen.getByRole('textbox', { name: 'Composer' }).focus());
+    render(
+      <>
+        <ToolCallCard block={block} status="awaiting-approval" onDeny={onDeny} />
+        <textarea aria-label="Composer" />
+      </>,
+    );
+    await user.type(screen.getByRole('textbox', { name: 'Reason (optional)' }), 'not now{Enter}');
+    expect(onDeny).toHaveBeenLastCalledWith('not now');
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Composer' }).value).toBe('');
+  });
+
   it('has no axe violations when open, in each state', async () => {
     const block = blockAt(await finalState(specToolUse), 1);
     for (const status of ['input-streaming', 'result', 'error'] as const) {
