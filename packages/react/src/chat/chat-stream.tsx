@@ -75,10 +75,9 @@ export interface ChatStreamProps
   readonly store?: ChatStore;
   /**
    * How requests are sent, for the store ChatStream creates: `{ endpoint, headers, fetch,
-   * retry, idleTimeoutMs, transport }`. A string (`'fetch'`) is the deprecated form of
-   * `{ transport: 'fetch' }`.
+   * retry, idleTimeoutMs, transport }`.
    */
-  readonly transport?: ChatTransport | ChatTransport['transport'];
+  readonly transport?: ChatTransport;
   /** Custom renderers per block type and per tool name. */
   readonly renderers?: BlockRenderers;
   /** Render answer text as GitHub-flavoured markdown (default) or as plain text. */
@@ -159,7 +158,7 @@ function storeOptions(
 ): ChatStoreOptions {
   const options: Partial<ChatStoreOptions> = {
     ...props,
-    ...(typeof transport === 'string' ? { transport } : transport),
+    ...transport,
   };
   fetchRef.current = options.fetch;
   return {
