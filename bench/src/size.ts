@@ -194,8 +194,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // s" read as no measurement), and a rate limit not retried by itself says how long the
   // service asked to wait; then to 24.345 kB (+0.01 kB, what the chunk shares with the entry) by
   // drafts kept by key rather than in state (a file read after a thread switch was lost, and a
-  // store prop changed without a remount filed one conversation's draft under the other).
-  [MESSAGE_PARTS_ROW]: 24_345,
+  // store prop changed without a remount filed one conversation's draft under the other); then
+  // to 24.45 kB (+0.11 kB) by a version picker kept where it was pressed (`keepInPlace`): with
+  // the log following, a longer version took the reader to its end, 10,000 px from the picker,
+  // to scroll all the way back to switch again.
+  [MESSAGE_PARTS_ROW]: 24_450,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

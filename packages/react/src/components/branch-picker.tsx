@@ -11,6 +11,26 @@ import { cx } from './cx.js';
  */
 let refocus: { store: ChatStore; parent: string; button: 'previous' | 'next' } | null = null;
 
+/**
+ * Keeps the picker pressed where it is on screen through the switch: the reader chose what to
+ * read there. A log that follows its bottom (ChatStream's) pins a longer version's end into
+ * view from a ResizeObserver; one made now is called after it, in the same frame and before
+ * paint, and puts the position back, a scroll up that ends the following.
+ */
+function keepInPlace(button: HTMLElement): void {
+  const log = button.closest('[role="log"]');
+  if (!log || typeof ResizeObserver === 'undefined') return;
+  const top = button.getBoundingClientRect().top;
+  // Observing gives a first call at once, after the log's own observer's.
+  const watch = new ResizeObserver(() => {
+    watch.disconnect();
+    // The version's own picker has taken focus (below), or this one kept it.
+    const shown = document.activeElement;
+    if (shown && log.contains(shown)) log.scrollTop += shown.getBoundingClientRect().top - top;
+  });
+  watch.observe(log);
+}
+
 export interface BranchPickerProps {
   /** The conversation the turn belongs to. */
   store: ChatStore;
@@ -59,6 +79,7 @@ export function BranchPicker({
     setTimeout(() => {
       if (refocus === request) refocus = null;
     }, 1000);
+    if (previous.current) keepInPlace(previous.current);
     store.getState().selectBranch(turnId, to);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLFieldSetElement>) => {

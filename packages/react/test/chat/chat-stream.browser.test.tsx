@@ -71,6 +71,42 @@ describe('<ChatStream/> in Chromium', () => {
     });
   });
 
+  it('keeps a version picker where it was pressed: a longer version does not take the log to its end', async () => {
+    // The first answer is long, the edited question's answer short.
+    const scenarios = ['long-markdown', 'spec-basic-text'];
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 1024 },
+      fetch: createMockFetch({ fixtures }),
+      headers: () => ({ [SCENARIO_HEADER]: scenarios.shift() ?? 'spec-basic-text' }),
+      retry: false,
+    });
+    const user = userEvent.setup();
+    render(
+      <div style={{ height: '600px' }}>
+        <ChatStream store={store} />
+      </div>,
+    );
+    await store.getState().send('Write a guide.');
+    await store.getState().edit(store.getState().turns[0]?.id as string, 'Hello');
+    await waitFor(() => expect(store.getState().status).toBe('complete'));
+    const picker = () =>
+      within(screen.getAllByRole('article', { name: 'You said' })[0] as HTMLElement).getByRole(
+        'group',
+      );
+    await waitFor(() => expect(picker().getAttribute('aria-label')).toMatch(/2 of 2$/));
+    const before = picker().getBoundingClientRect().top;
+
+    await user.click(within(picker()).getByRole('button', { name: /^Previous/ }));
+    await waitFor(() => expect(picker().getAttribute('aria-label')).toMatch(/1 of 2$/));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // The long version is below, unread: the picker stays put and the log lets go.
+    expect(log().scrollHeight - log().clientHeight - log().scrollTop).toBeGreaterThan(1000);
+    expect(Math.abs(picker().getBoundingClientRect().top - before)).toBeLessThanOrEqual(1);
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeNull(),
+    );
+  });
+
   it('never widens a 390 px page: long words, URLs and code stay inside', async () => {
     await page.viewport(390, 844);
     const { store } = setup('spec-basic-text', '844px');
