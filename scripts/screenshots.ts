@@ -81,7 +81,7 @@ const SHOTS: readonly Shot[] = [
   },
   {
     name: 'interrupted',
-    query: { fixture: 'long-markdown', speed: 'fast', fault: 'drop-after-events:40' },
+    query: { fixture: 'long-markdown', speed: 'fast', fault: 'drop-after-events:5' },
     prompt: 'Write a long answer',
     until: ENDED,
   },

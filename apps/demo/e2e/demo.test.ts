@@ -371,8 +371,8 @@ describe('the built demo', () => {
     const whole = await answerText(lastAnswer(page));
     expect(whole.length).toBeGreaterThan(30_000);
 
-    // The same answer, paced like a network and cut after 40 events.
-    await pickScenario(page, { fault: 'Drop the connection after 40 events', speed: 'realistic' });
+    // The same answer, paced like a network and cut after 5 events.
+    await pickScenario(page, { fault: 'Drop the connection after 5 events', speed: 'realistic' });
     await send(page, 'Explain how to build a streaming chat UI.');
     await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('interrupted');
     const alert = page.getByRole('alert');
@@ -413,6 +413,29 @@ describe('the built demo', () => {
     await expect(lastAnswer(page).getByText('Stopped').isVisible()).resolves.toBe(true);
     await expect(button(page, 'Send').isVisible()).resolves.toBe(true);
     await expect(button(page, 'Stop').count()).resolves.toBe(0);
+  });
+
+  it('hits the first message of every new conversation with the fault picked', async () => {
+    const { page } = demo;
+    await pickScenario(page, {
+      fixture: 'spec-basic-text',
+      fault: '529 overloaded',
+      speed: 'fast',
+    });
+    const threads = page.getByRole('navigation', { name: 'Conversations' });
+    // The same first message in two conversations: the mock counts requests by scenario, and
+    // each conversation's first request must be a first to it.
+    for (const round of [1, 2]) {
+      if (round === 2) {
+        await threads.getByRole('button', { name: 'New conversation' }).click();
+        await page.getByText('What shall we try?').waitFor({ state: 'visible' });
+      }
+      await send(page, 'Hello');
+      await expect(waitForStatus(lastAnswer(page), ENDED)).resolves.toBe('error');
+      await expect(page.getByRole('alert').getAttribute('data-error-type')).resolves.toBe(
+        'overloaded_error',
+      );
+    }
   });
 
   it('says the key was revoked on a 401', async () => {

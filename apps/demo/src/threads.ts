@@ -10,10 +10,11 @@ import { createThreadStore, type ThreadStore } from '@message-stream/react/threa
 /** Faults the mock can inject, by label: each one exercises a part of the kit. */
 export const FAULTS = {
   none: '',
-  'Drop the connection after 40 events': 'drop-after-events:40',
-  'Drop mid-line after 3000 bytes': 'drop-after-bytes:3000',
-  'In-stream overloaded error after 20 events': 'error-after-events:20',
-  'Stall longer than the idle timeout': 'stall-after-events:10',
+  // Early in the stream, so even a one-line answer (8 events, 1.1 KB) meets its fault.
+  'Drop the connection after 5 events': 'drop-after-events:5',
+  'Drop mid-line after 700 bytes': 'drop-after-bytes:700',
+  'Overloaded error mid-stream': 'error-after-events:5',
+  'Stall past the idle timeout': 'stall-after-events:4',
   'Network error before any response': 'network-error',
   '401 revoked key (gateway shape)': 'http:401',
   '402 no credit': 'http:402',
@@ -23,6 +24,11 @@ export const FAULTS = {
 } as const;
 
 export type FaultLabel = keyof typeof FAULTS;
+
+/** A number of its own per thread, in steps of 10,000 messages, for the mock's seed. */
+const threadSeed = (threadId: string): number =>
+  ([...threadId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 100_000, 7) + 1) *
+  10_000;
 export type Speed = 'fast' | 'realistic' | 'slow';
 
 export interface Scenario {
@@ -100,13 +106,14 @@ export async function createDemoThreads({
       headers: (): Record<string, string> => {
         if (live) return {};
         const { fixture, fault, speed } = scenario();
-        // `times=1`: the fault hits the first request of each message only (the seed counts
-        // messages), so Resume and Retry get a clean stream and the next message fails
+        // `times=1`: the fault hits the first request of each message only (the seed names
+        // the thread and counts its messages: the mock counts requests by scenario), so
+        // Resume and Retry get a clean stream and the next message, in any thread, fails
         // again. Tool results and paused turns sent back get the mock's follow-up fixture.
         const turns = threads.getState().chatOf(threadId)?.getState().turns ?? [];
-        const sent = turns.filter((turn) => turn.role === 'user').length;
+        const seed = turns.filter((turn) => turn.role === 'user').length + threadSeed(threadId);
         const faulty = FAULTS[fault] ? `;fault=${FAULTS[fault]};times=1` : '';
-        return { [SCENARIO_HEADER]: `${fixture};speed=${speed};seed=${sent}${faulty}` };
+        return { [SCENARIO_HEADER]: `${fixture};speed=${speed};seed=${seed}${faulty}` };
       },
       // The weather tool asks before it runs: its card shows Approve / Deny with the input.
       tools: {

@@ -59,7 +59,7 @@ export async function reload(page: Page): Promise<void> {
 
 export interface Scenario {
   readonly fixture?: string;
-  /** A label of the Fault select, e.g. `Drop the connection after 40 events`. */
+  /** A label of the Fault select, e.g. `Drop the connection after 5 events`. */
   readonly fault?: string;
   readonly speed?: 'fast' | 'realistic' | 'slow';
 }
