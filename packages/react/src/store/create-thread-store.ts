@@ -17,7 +17,7 @@ import type { ChatPersistStorage, ChatStoreOptions, PersistErrorInfo, Turn } fro
 export interface ThreadSummary {
   readonly id: string;
   readonly title: string;
-  /** Whether the user named it (a title from the first message is replaced until then). */
+  /** Whether the user named it (else its title is its first message's, given once). */
   readonly renamed: boolean;
   readonly createdAt: number;
   /** When a turn was last added: the list is sorted by this, newest first. */
@@ -172,7 +172,12 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       count = nodes;
       update(id, (thread) => {
         const first = textOfTurn(state.turns[0]);
-        const title = thread.renamed || first === '' ? thread.title : titleOf(first) || untitled;
+        // Titled once, by the first message sent: an edit of that message, or a switch to
+        // another version of it, is the same conversation (it renamed it, then kept the name).
+        const title =
+          thread.renamed || first === '' || thread.title !== untitled
+            ? thread.title
+            : titleOf(first) || untitled;
         return { ...thread, title, updatedAt: grew ? Date.now() : thread.updatedAt };
       });
     });

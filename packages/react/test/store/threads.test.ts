@@ -4,6 +4,7 @@ import { createThreadStore } from '../../src/threads.js';
 import { fixture, mapStorage, offsetAfter, scriptedFetch, sse, textAnswer } from './support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
+const answers = (...texts: string[]) => texts.map((text) => () => sse(textAnswer(text)));
 
 describe('createThreadStore', () => {
   it('creates, titles from the first message, sorts by last activity, renames and deletes', async () => {
@@ -84,6 +85,22 @@ describe('createThreadStore', () => {
     } finally {
       now.mockRestore();
     }
+  });
+
+  it('keeps the title the first message gave when that message is edited or switched', async () => {
+    const threads = createThreadStore({
+      chat: { request, batch: false, fetch: scriptedFetch(...answers('Paris.', 'A haiku.')).fetch },
+    });
+    const id = threads.getState().newThread();
+    const chat = threads.getState().chatOf(id);
+    await chat?.getState().send('Capital of France?');
+    const title = () => threads.getState().threads.find((t) => t.id === id)?.title;
+    expect(title()).toBe('Capital of France?');
+    await chat?.getState().edit(chat.getState().turns[0]?.id as string, 'Write a haiku');
+    expect(chat?.getState().turns[0]?.content).toBe('Write a haiku');
+    expect(title()).toBe('Capital of France?');
+    chat?.getState().selectBranch(chat.getState().turns[0]?.id as string, 0);
+    expect(title()).toBe('Capital of France?');
   });
 
   it('after a reload, reuses a saved empty thread once it was read back empty', async () => {
