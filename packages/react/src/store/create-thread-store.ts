@@ -22,7 +22,15 @@ export interface ThreadSummary {
   readonly createdAt: number;
   /** When a turn was last added: the list is sorted by this, newest first. */
   readonly updatedAt: number;
+  /**
+   * An answer is under way in it (a request, a stream, its tools running), shown or not: the
+   * list marks it. Not saved.
+   */
+  readonly answering?: boolean;
 }
+
+/** The statuses in which a conversation is answering (the chat store's own busy ones). */
+const ANSWERING = new Set(['submitted', 'streaming', 'running-tools']);
 
 /** A thread's chat store options: its persistence comes from the thread store's `persist`. */
 export type ThreadChatOptions = Omit<ChatStoreOptions, 'persist' | 'initialMessages'>;
@@ -163,7 +171,12 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       restoring = false;
     };
     void chat.restored.then(restoredNow, restoredNow);
+    let answering = false;
     const unsubscribe = chat.subscribe((state) => {
+      if (ANSWERING.has(state.status) !== answering) {
+        answering = !answering;
+        update(id, (thread) => ({ ...thread, answering }));
+      }
       if (state.tree === tree) return;
       tree = state.tree;
       const nodes = turnCount(tree);
@@ -292,7 +305,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
           store.subscribe((state, previous) => {
             if (state.threads === previous.threads && state.activeId === previous.activeId) return;
             list
-              .write({ threads: state.threads, activeId: state.activeId })
+              .write({
+                threads: state.threads.map(({ answering: _now, ...saved }) => saved),
+                activeId: state.activeId,
+              })
               .catch((error: unknown) => report(error, 'write'));
           });
         },

@@ -32,6 +32,27 @@ describe('ThreadList', () => {
     expect(threads.getState().threads.map((t) => t.title)).toContain('Budget');
   });
 
+  it('marks a conversation answering, says so to screen readers, and shows a long title whole on hover', async () => {
+    // A request that waits until it is stopped.
+    const fetch = (_: unknown, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () =>
+          reject(new DOMException('Stopped', 'AbortError')),
+        ),
+      );
+    const threads = createThreadStore({ chat: { request, batch: false, fetch } });
+    const { container } = render(<ThreadList store={threads} />);
+    const chat = threads.getState().chatOf(threads.getState().newThread());
+    const title = 'A question long enough to be cut short in a narrow list';
+    void chat?.getState().send(title);
+    const row = await screen.findByRole('button', { name: `${title}, answering` });
+    expect(row.getAttribute('title')).toBe(title);
+    expect(container.querySelectorAll('.ms-thread__answering')).toHaveLength(1);
+    act(() => chat?.getState().stop());
+    await screen.findByRole('button', { name: title });
+    expect(container.querySelectorAll('.ms-thread__answering')).toHaveLength(0);
+  });
+
   it('starts, shows, renames and deletes threads from the keyboard', async () => {
     const threads = createThreadStore({ chat: { request, batch: false } });
     const user = userEvent.setup();

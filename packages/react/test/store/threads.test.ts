@@ -103,6 +103,28 @@ describe('createThreadStore', () => {
     expect(title()).toBe('Capital of France?');
   });
 
+  it('marks a thread answering while its answer is under way, shown or not, and never saves the mark', async () => {
+    const { saved, storage } = mapStorage();
+    const threads = createThreadStore({
+      chat: { request, batch: false, fetch: scriptedFetch(...answers('Paris.')).fetch },
+      persist: { name: 'app', storage },
+    });
+    await threads.restored;
+    const id = threads.getState().newThread();
+    const marks: Array<boolean | undefined> = [];
+    threads.subscribe((state) => {
+      const mark = state.threads.find((t) => t.id === id)?.answering;
+      if (mark !== marks.at(-1)) marks.push(mark);
+    });
+    const sent = threads.getState().chatOf(id)?.getState().send('Capital of France?');
+    // Another thread shown while it answers: the mark stays on the one answering.
+    threads.getState().newThread();
+    await sent;
+    expect(marks).toEqual([true, false]);
+    await vi.waitFor(() => expect(saved.get('app/threads')).toContain('Capital of France?'));
+    expect(saved.get('app/threads')).not.toContain('answering');
+  });
+
   it('after a reload, reuses a saved empty thread once it was read back empty', async () => {
     const name = `threads-${Math.random().toString(36).slice(2)}`;
     const before = createThreadStore({ chat: { request, batch: false }, persist: { name } });
