@@ -170,6 +170,7 @@ const STORIES: readonly string[] = [
   'components-overflowing-content--wide-table',
   'conversation-branchpicker--three-versions',
   'conversation-threadlist--by-date',
+  'conversation-threadlist--answering',
   'conversation-attachmentlist--in-composer',
   'components-resumecontrol--interrupted',
   'components-resumecontrol--non-retryable-error',

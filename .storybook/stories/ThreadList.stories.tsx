@@ -6,15 +6,35 @@ import { expect, userEvent, waitFor } from 'storybook/test';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** `daysAgo[i]`: how long ago `titles[i]` was last active (the list files it by that). */
-function Threads({ titles, daysAgo }: { titles: string[]; daysAgo?: number[] }): ReactElement {
+/** A request that is never answered: its conversation stays answering. */
+const pendingFetch = () => new Promise<Response>(() => {});
+
+/**
+ * `daysAgo[i]`: how long ago `titles[i]` was last active (the list files it by that).
+ * `asking`: a message sent in a thread of that title, whose answer is still under way.
+ */
+function Threads({
+  titles,
+  daysAgo,
+  asking,
+}: {
+  titles: string[];
+  daysAgo?: number[];
+  asking?: string;
+}): ReactElement {
   const [store] = useState<ThreadStore>(() => {
     const threads = createThreadStore({
-      chat: { request: { model: 'claude-opus-5', max_tokens: 256 } },
+      chat: { request: { model: 'claude-opus-5', max_tokens: 256 }, fetch: pendingFetch },
     });
     for (const title of titles) {
       const id = threads.getState().newThread();
       threads.getState().renameThread(id, title);
+    }
+    if (asking !== undefined) {
+      const id = threads.getState().newThread();
+      void threads.getState().chatOf(id)?.getState().send(asking);
+      // Another conversation shown: the one answering is marked in the list all the same.
+      threads.getState().switchThread(threads.getState().threads[1]?.id ?? id);
     }
     if (daysAgo) {
       const now = Date.now();
@@ -79,5 +99,25 @@ export const Empty: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('button', { name: 'New conversation' })).toBeVisible();
     await expect(canvas.queryAllByRole('listitem')).toHaveLength(0);
+  },
+};
+
+/** An answer still under way in a conversation not shown: a pulsing dot before its title. */
+export const Answering: Story = {
+  args: {
+    titles: ['Trip to Lisbon', 'Quarterly numbers'],
+    asking: 'Write a thorough guide to streaming chat interfaces',
+  },
+  play: async ({ canvas }) => {
+    await waitFor(() =>
+      expect(
+        canvas.getByRole('button', {
+          name: 'Write a thorough guide to streaming chat interfaces, answering',
+        }),
+      ).toBeVisible(),
+    );
+    await expect(canvas.getByRole('button', { current: 'page' })).toHaveTextContent(
+      'Quarterly numbers',
+    );
   },
 };

@@ -146,6 +146,7 @@ export function ThreadListBody({
             aria-current={thread.id === activeId ? 'page' : undefined}
             // A long title is cut to the row: the whole of it on hover.
             title={thread.title}
+            aria-label={thread.answering ? `${thread.title}, answering` : undefined}
             onClick={() => {
               store.getState().switchThread(thread.id);
               onOpen?.(thread.id);
@@ -154,7 +155,6 @@ export function ThreadListBody({
             {/* An answer under way, shown or not (it goes on in a thread switched away from). */}
             {thread.answering ? <span className="ms-thread__answering" aria-hidden="true" /> : null}
             {thread.title}
-            {thread.answering ? <span className="ms-visually-hidden">, answering</span> : null}
           </button>
           {/* Icons, shown on hover and focus where there is hover: the title keeps the row. */}
           <span className="ms-thread__actions">
