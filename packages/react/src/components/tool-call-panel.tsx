@@ -16,7 +16,7 @@ export interface ToolCallPanelProps {
   result: ToolResultView | null | undefined;
 }
 
-/** The open tool card's body: the id, a malformed-input warning, the input and the result. */
+/** The open tool card's body: a malformed-input warning, the input, the result and the id. */
 export function ToolCallPanel({
   name,
   id,
@@ -28,11 +28,6 @@ export function ToolCallPanel({
 }: ToolCallPanelProps): ReactElement {
   return (
     <>
-      {id ? (
-        <p className="ms-tool__meta">
-          ID <code className="ms-tool__id">{id}</code>
-        </p>
-      ) : null}
       {error ? (
         <p className="ms-tool__warning">
           <strong>Warning:</strong> the input is not valid JSON ({toText(error.message)}, at
@@ -49,6 +44,12 @@ export function ToolCallPanel({
         emptyText={streaming ? 'Waiting for input…' : 'No input'}
       />
       {result ? <ToolResult result={result} /> : null}
+      {/* For whoever traces the call in logs: last, under what a reader came for. */}
+      {id ? (
+        <p className="ms-tool__meta">
+          ID <code className="ms-tool__id">{id}</code>
+        </p>
+      ) : null}
     </>
   );
 }
