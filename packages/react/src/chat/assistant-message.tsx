@@ -350,16 +350,17 @@ function AnswerEnd({
           label={null}
         />
       ) : null}
-      {settled && actions ? (
+      {actions && (settled || (branchStore && !goesOn)) ? (
         // Empty (hidden by CSS) for a lone answer that failed before anything arrived; a
-        // version of several keeps its picker, or there would be no way back from it.
+        // version of several keeps its picker, or there would be no way back from it. While
+        // an answer streams only its picker shows: which version it is, and the way back.
         <div className="ms-message__footer">
           {branchStore ? <BranchPicker store={branchStore} turnId={first} /> : null}
           {branchStore && first !== turn.id ? (
             // Versions of the part after the tools, made before Regenerate took the whole answer.
             <BranchPicker store={branchStore} turnId={turn.id} label="Version of the last part" />
           ) : null}
-          {markdown !== '' || stream.message !== null ? (
+          {settled && (markdown !== '' || stream.message !== null) ? (
             <MessageActions
               copyText={markdown === '' ? undefined : markdown}
               onRegenerate={actions.regenerate ? () => actions.regenerate?.(first) : undefined}

@@ -624,6 +624,26 @@ describe('<ChatStream/> with the store actions', () => {
     expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
   });
 
+  it('shows the version picker of a regenerated answer while it streams', async () => {
+    const scripted = scriptedFetch(
+      () => sse(textAnswer('The first answer.')),
+      // The second answer starts and goes on (never ends).
+      () => sse(textAnswer('The second answer, arriving slowly.'), { cutAt: 400, hang: true }),
+    );
+    const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const user = userEvent.setup();
+    render(<ChatStream store={store} />);
+    await act(() => store.getState().send('Hi'));
+    await user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await waitFor(() => expect(store.getState().status).toBe('streaming'));
+    // Which version this is, and the way back to the first, before the new one ends.
+    const picker = await screen.findByRole('group', { name: 'Version 2 of 2' });
+    expect(within(picker).getByRole('button', { name: 'Previous version' })).toBeDefined();
+    // The answer's actions wait for its end.
+    expect(screen.queryAllByRole('button', { name: 'Regenerate' })).toHaveLength(0);
+    act(() => store.getState().stop());
+  });
+
   it('keeps focus on the version picker when it switches versions (the message is a new one)', async () => {
     const { send, store, user } = setup('spec-basic-text');
     await send('Hi');
