@@ -277,6 +277,18 @@ export async function startServer(
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({ executablePath: chromiumExecutablePath, args: [...chromiumArgs] });
 
+/** What a page looked like once its answer was in. */
+export interface AskResult {
+  readonly answer: string;
+  readonly composerBottom: number;
+  readonly viewportHeight: number;
+  readonly viewportWidth: number;
+  /** The page's scrollable size (the viewport's when nothing scrolls). */
+  readonly pageSize: { readonly width: number; readonly height: number };
+  /** The `.ms-chat` root's box in the viewport, or null when there is none. */
+  readonly chatBox: { x: number; y: number; width: number; height: number } | null;
+}
+
 /**
  * Sends a question in `<ChatStream/>` and waits for a finished answer; returns its text. The
  * composer must be on screen (the README's layout keeps it above the fold).
@@ -285,7 +297,7 @@ export async function askInChromium(
   browser: Browser,
   url: string,
   question: string,
-): Promise<{ answer: string; composerBottom: number; viewportHeight: number }> {
+): Promise<AskResult> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -299,10 +311,17 @@ export async function askInChromium(
     const answer = page.locator('[role="log"] [aria-label="Assistant"][data-status="complete"]');
     await answer.first().waitFor({ timeout: 30_000 });
     if (errors.length > 0) throw new Error(`Page errors: ${errors.join('; ')}`);
+    const pageSize = await page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    }));
     return {
       answer: (await answer.first().textContent()) ?? '',
       composerBottom: box ? box.y + box.height : Number.POSITIVE_INFINITY,
       viewportHeight: 800,
+      viewportWidth: 1280,
+      pageSize,
+      chatBox: await page.locator('.ms-chat').first().boundingBox(),
     };
   } finally {
     await page.close();

@@ -132,5 +132,14 @@ describe('a new Vite app, following the react README', () => {
     );
     expect(result.answer).toContain('block-scoped');
     expect(result.composerBottom).toBeLessThanOrEqual(result.viewportHeight);
+    // With index.css deleted the body keeps its 8 px margin: the README's wrapper still fills
+    // the window exactly, so nothing scrolls and no margin shows around the chat.
+    expect(result.pageSize).toEqual({ width: result.viewportWidth, height: result.viewportHeight });
+    expect(result.chatBox).toEqual({
+      x: 0,
+      y: 0,
+      width: result.viewportWidth,
+      height: result.viewportHeight,
+    });
   });
 });
