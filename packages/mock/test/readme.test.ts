@@ -1,5 +1,6 @@
 // The README's examples, run as written (endpoints as documented).
 import { continuationRequest, mergeContinuation, streamMessage } from '@message-stream/core';
+import { createMessagesProxy } from '@message-stream/core/proxy';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockHandlers } from '../src/index.js';
@@ -64,5 +65,45 @@ describe('README: Node server', () => {
     expect(answer.status).toBe('complete');
     expect(server.requests.length).toBe(2);
     await server.close();
+  });
+});
+
+describe('README: Behind your own proxy', () => {
+  const ask = (model: string, headers: Record<string, string> = {}) =>
+    new Request('http://localhost/v1/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        model,
+        max_tokens: 256,
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+    });
+
+  it('answers through the proxy, a fault picked by the model: the header never reaches the mock', async () => {
+    const mock = await createReplayServer();
+    try {
+      const proxy = createMessagesProxy({ apiKey: 'unused', baseURL: mock.url });
+      const faulted = await proxy(ask('mock:;fault=http:rate-limit'));
+      expect(faulted.status).toBe(429);
+      expect(faulted.headers.get('retry-after')).toBe('2');
+      await faulted.text();
+      const header = await proxy(ask('claude-opus-5', { 'x-mock-scenario': ';fault=http:529' }));
+      expect(header.status).toBe(200);
+      await header.text();
+      expect(mock.requests.map((r) => r.headers['x-mock-scenario'])).toEqual([
+        undefined,
+        undefined,
+      ]);
+      const listed = createMessagesProxy({
+        apiKey: 'unused',
+        baseURL: mock.url,
+        allowedModels: ['claude-opus-5'],
+      });
+      expect((await listed(ask('mock:;fault=http:rate-limit'))).status).toBe(403);
+    } finally {
+      await mock.close();
+    }
   });
 });
