@@ -77,7 +77,6 @@ const PLACEHOLDERS: Record<string, string> = {
     "(await (await import('@message-stream/core')).accumulate(await (await import('@message-stream/mock')).loadFixture('spec-basic-text'))).message!",
   recording:
     "(await import('node:module')).createRequire(import.meta.url).resolve('@message-stream/mock/fixtures/spec-basic-text.sse')",
-  WeatherCard: '() => null',
 };
 
 /** Names too common in other code (`state.message`) to guess at: filled in only where declared. */
