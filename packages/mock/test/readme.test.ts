@@ -69,8 +69,8 @@ describe('README: Node server', () => {
 });
 
 describe('README: Behind your own proxy', () => {
-  const ask = (model: string, headers: Record<string, string> = {}) =>
-    new Request('http://localhost/v1/messages', {
+  const ask = (model: string, headers: Record<string, string> = {}, query = '') =>
+    new Request(`http://localhost/v1/messages${query}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({
@@ -92,9 +92,13 @@ describe('README: Behind your own proxy', () => {
       const header = await proxy(ask('claude-opus-5', { 'x-mock-scenario': ';fault=http:529' }));
       expect(header.status).toBe(200);
       await header.text();
-      expect(mock.requests.map((r) => r.headers['x-mock-scenario'])).toEqual([
-        undefined,
-        undefined,
+      const query = await proxy(ask('claude-opus-5', {}, '?scenario=;fault=http:529'));
+      expect(query.status).toBe(200);
+      await query.text();
+      expect(mock.requests.map((r) => [r.url, r.headers['x-mock-scenario']])).toEqual([
+        ['/v1/messages', undefined],
+        ['/v1/messages', undefined],
+        ['/v1/messages', undefined],
       ]);
       const listed = createMessagesProxy({
         apiKey: 'unused',
