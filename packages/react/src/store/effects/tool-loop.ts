@@ -57,9 +57,9 @@ const declined = (as: 'denied' | 'skipped', content: string, reason?: string): T
 
 /**
  * Before a new message goes out under the last answer: calls awaiting approval, and calls
- * nobody ran, are skipped ("The user sent a new message instead."), and every decided result
- * goes back in the same request, so no `tool_use` is left without its `tool_result`. Returns
- * the parent id for the new message.
+ * nobody ran, are skipped ("The user sent a new message instead."), a call still running is
+ * stopped, and every result goes back in the same request, so no `tool_use` is left without
+ * its `tool_result`. Returns the parent id for the new message.
  */
 export function settleBeforeNewMessage(ctx: EffectContext): string {
   const last = ctx.model().turns.at(-1);
@@ -68,15 +68,20 @@ export function settleBeforeNewMessage(ctx: EffectContext): string {
   const calls = clientToolCalls(last);
   // A call nobody ran (no runner, and the app never added a result) is skipped as well:
   // left out, its `tool_use` vanished from the history without a word, and its card waited on.
-  const pending = calls.filter(
-    (call) => (last.toolResults[call.id]?.status ?? 'awaiting-approval') === 'awaiting-approval',
-  );
+  // One still running was stopped by this send (its stop lands later): stopped, here, so it
+  // goes back now; left out, a reload sent its call with no result, a 400 for good.
+  const pending = calls.filter((call) => !isSettledResult(last.toolResults[call.id]));
   if (pending.length > 0) {
     ctx.dispatch({
       type: 'tool-results-updated',
       id: last.id,
       results: Object.fromEntries(
-        pending.map((call) => [call.id, declined('skipped', DENIED_BY_NEW_MESSAGE)]),
+        pending.map((call) => [
+          call.id,
+          last.toolResults[call.id]?.status === 'running'
+            ? STOPPED_RESULT
+            : declined('skipped', DENIED_BY_NEW_MESSAGE),
+        ]),
       ),
     });
   }
