@@ -11,7 +11,7 @@ import { isPlainObject } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ChatStore, createChatStore } from './create-chat-store.js';
 import { clearPersisted, recordStorage, type StorageChoice } from './effects/persistence.js';
-import { turnCount } from './tree.js';
+import { nodeOf, turnCount } from './tree.js';
 import type { ChatPersistStorage, ChatStoreOptions, PersistErrorInfo, Turn } from './types.js';
 
 export interface ThreadSummary {
@@ -172,6 +172,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     };
     void chat.restored.then(restoredNow, restoredNow);
     let answering = false;
+    // The turn whose message gave the title. While it is in the conversation (shown, or a
+    // version beside an edit of it) the title stays: an edit of the first message renamed the
+    // thread. Gone (reset, setMessages), the next first message titles it again.
+    let titledBy: string | undefined;
     const unsubscribe = chat.subscribe((state) => {
       if (ANSWERING.has(state.status) !== answering) {
         answering = !answering;
@@ -180,18 +184,24 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       if (state.tree === tree) return;
       tree = state.tree;
       const nodes = turnCount(tree);
-      if (nodes === count) return;
+      const replaced = titledBy !== undefined && nodeOf(tree, titledBy) === undefined;
+      if (nodes === count && !replaced) return;
+      if (replaced) titledBy = undefined;
       const grew = nodes > count && !restoring;
       count = nodes;
+      const first = state.turns[0];
+      const text = textOfTurn(first);
       update(id, (thread) => {
-        const first = textOfTurn(state.turns[0]);
-        // Titled once, by the first message sent: an edit of that message, or a switch to
-        // another version of it, is the same conversation (it renamed it, then kept the name).
+        const updatedAt = grew ? Date.now() : thread.updatedAt;
+        if (thread.renamed || titledBy !== undefined || first === undefined || text === '') {
+          return { ...thread, updatedAt };
+        }
+        titledBy = first.id;
+        // Read back, it keeps the title it was saved with (a message sent before the read
+        // finished, in a thread saved untitled, gives one).
         const title =
-          thread.renamed || first === '' || thread.title !== untitled
-            ? thread.title
-            : titleOf(first) || untitled;
-        return { ...thread, title, updatedAt: grew ? Date.now() : thread.updatedAt };
+          restoring && thread.title !== untitled ? thread.title : titleOf(text) || untitled;
+        return { ...thread, title, updatedAt };
       });
     });
     chats.set(id, { store: chat, unsubscribe, restoring: () => restoring });
@@ -302,14 +312,18 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
       // put it over the saved threads nobody could read (they stay in storage, reported).
       .then(
         () => {
+          // What was last written: a change of what is not saved (`answering`) writes nothing.
+          let written = '';
           store.subscribe((state, previous) => {
             if (state.threads === previous.threads && state.activeId === previous.activeId) return;
-            list
-              .write({
-                threads: state.threads.map(({ answering: _now, ...saved }) => saved),
-                activeId: state.activeId,
-              })
-              .catch((error: unknown) => report(error, 'write'));
+            const saved = {
+              threads: state.threads.map(({ answering: _now, ...kept }) => kept),
+              activeId: state.activeId,
+            };
+            const text = JSON.stringify(saved);
+            if (text === written) return;
+            written = text;
+            list.write(saved).catch((error: unknown) => report(error, 'write'));
           });
         },
         (error: unknown) => report(error, 'read'),
@@ -324,6 +338,10 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         chat.dispose();
       }
       chats.clear();
+      // Stopped, no thread answers any more (their stores no longer say so).
+      store.setState((state) => ({
+        threads: state.threads.map(({ answering: _stopped, ...thread }) => thread),
+      }));
     },
   });
   return store;
