@@ -199,8 +199,11 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // the log following, a longer version took the reader to its end, 10,000 px from the picker,
   // to scroll all the way back to switch again; then to 24.465 kB (+0.01 kB) by a regenerated
   // answer's version picker shown while it streams (it came only at the end: no way back to
-  // the first version, nor a word of which this was, until then).
-  [MESSAGE_PARTS_ROW]: 24_465,
+  // the first version, nor a word of which this was, until then); then to 24.515 kB
+  // (+0.05 kB) by what an attack review found: a tool-loop answer's picker while the part
+  // after its tools streams (the versions are its first turn's), and focus on a picker handed
+  // to the next picker of the same versions when its own goes (it fell to the page).
+  [MESSAGE_PARTS_ROW]: 24_515,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

@@ -300,10 +300,11 @@ function AnswerEnd({
   const settled = final && !(last && busy) && !toolPending && !goesOn;
   const usage = stream.message?.usage;
   // The answer this turn ends, with the parts before its tool results: Copy takes all their
-  // text, Regenerate and the versions act on its first turn. Only a settled answer offers
-  // Copy: joining every text block on each frame of a streaming answer (and on each display
-  // step) was work that grew with the answer.
-  const parts = settled && branchStore ? answerParts(branchStore.getState().tree, turn) : [turn];
+  // text, Regenerate and the versions act on its first turn (also while the part after the
+  // tools streams: its picker is the first turn's). Only a settled answer offers Copy:
+  // joining every text block on each frame of a streaming answer (and on each display step)
+  // was work that grew with the answer.
+  const parts = branchStore ? answerParts(branchStore.getState().tree, turn) : [turn];
   const first = (parts[0] as AssistantTurn).id;
   const markdown = settled ? parts.map(answerMarkdown).filter(Boolean).join('\n\n') : '';
   return (

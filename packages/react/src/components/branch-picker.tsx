@@ -31,6 +31,17 @@ function keepInPlace(button: HTMLElement): void {
   watch.observe(log);
 }
 
+/** Leaves focus for the next picker of these versions to take, for a second at most. */
+function handOff(store: ChatStore, turnId: string, button: 'previous' | 'next'): void {
+  const parent = parentOf(store.getState().tree, turnId);
+  const request = parent === undefined ? null : { store, parent, button };
+  refocus = request;
+  // Not taken (this picker stayed, and its focus with it): not left for a later one.
+  setTimeout(() => {
+    if (refocus === request) refocus = null;
+  }, 1000);
+}
+
 export interface BranchPickerProps {
   /** The conversation the turn belongs to. */
   store: ChatStore;
@@ -60,25 +71,27 @@ export function BranchPicker({
   const previous = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
   useLayoutEffect(() => {
-    if (refocus === null || refocus.store !== store) return;
-    if (refocus.parent !== parentOf(store.getState().tree, turnId)) return;
-    const button = refocus.button === 'previous' ? previous.current : next.current;
-    refocus = null;
-    button?.focus();
+    if (refocus !== null && refocus.store === store) {
+      if (refocus.parent === parentOf(store.getState().tree, turnId)) {
+        const button = refocus.button === 'previous' ? previous.current : next.current;
+        refocus = null;
+        button?.focus();
+      }
+    }
+    // Gone with focus on it (the answer went on past its tools: the part after them shows
+    // these versions' picker now), it hands focus on rather than drop it to the page.
+    // (A switch made here has said already which button goes on.)
+    return () => {
+      const active = document.activeElement;
+      if (refocus !== null || active === null) return;
+      if (active === previous.current) handOff(store, turnId, 'previous');
+      else if (active === next.current) handOff(store, turnId, 'next');
+    };
   }, [store, turnId]);
   if (count < 2) return null;
   const go = (to: number) => {
     if (to < 0 || to >= count) return;
-    const parent = parentOf(store.getState().tree, turnId);
-    const request =
-      parent === undefined
-        ? null
-        : ({ store, parent, button: to < index ? 'previous' : 'next' } as const);
-    refocus = request;
-    // Not taken (this picker stayed, and its focus with it): not left for a later one.
-    setTimeout(() => {
-      if (refocus === request) refocus = null;
-    }, 1000);
+    handOff(store, turnId, to < index ? 'previous' : 'next');
     if (previous.current) keepInPlace(previous.current);
     store.getState().selectBranch(turnId, to);
   };
