@@ -356,10 +356,15 @@ function AnswerEnd({
         // version of several keeps its picker, or there would be no way back from it. While
         // an answer streams only its picker shows: which version it is, and the way back.
         <div className="ms-message__footer">
-          {branchStore ? <BranchPicker store={branchStore} turnId={first} /> : null}
+          {branchStore ? <BranchPicker store={branchStore} turnId={first} busy={busy} /> : null}
           {branchStore && first !== turn.id ? (
             // Versions of the part after the tools, made before Regenerate took the whole answer.
-            <BranchPicker store={branchStore} turnId={turn.id} label="Version of the last part" />
+            <BranchPicker
+              store={branchStore}
+              turnId={turn.id}
+              label="Version of the last part"
+              busy={busy}
+            />
           ) : null}
           {settled && (markdown !== '' || stream.message !== null) ? (
             <MessageActions

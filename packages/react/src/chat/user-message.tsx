@@ -158,7 +158,7 @@ export const UserMessage = memo(function UserMessage({
             {extra}
           </MessageActions>
         ) : null}
-        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} /> : null}
+        {branchStore ? <BranchPicker store={branchStore} turnId={turn.id} busy={busy} /> : null}
       </div>
     </article>
   );

@@ -27,6 +27,10 @@ function keepInPlace(button: HTMLElement): void {
     // The version's own picker has taken focus (below), or this one kept it.
     const shown = document.activeElement;
     if (shown && log.contains(shown)) log.scrollTop += shown.getBoundingClientRect().top - top;
+    // Told at once: put back where it was, the position may not have moved since the last
+    // frame, and then no scroll event comes (the log went on following, or offered a jump to
+    // where it already was).
+    log.dispatchEvent(new Event('scroll'));
   });
   watch.observe(log);
 }
@@ -51,6 +55,11 @@ export interface BranchPickerProps {
   label?: string;
   /** Extra class names on the root element, for your own styles. */
   className?: string;
+  /**
+   * A request is under way: the buttons do nothing (`aria-disabled`). Another version would
+   * hide the answer under way, and a message sent from it would stop that one unseen.
+   */
+  busy?: boolean;
 }
 
 /**
@@ -65,6 +74,7 @@ export function BranchPicker({
   turnId,
   label = 'Version',
   className,
+  busy = false,
 }: BranchPickerProps): ReactElement | null {
   const index = useStore(store, (state) => shownBranch(state.tree, turnId).index);
   const count = useStore(store, (state) => shownBranch(state.tree, turnId).count);
@@ -90,7 +100,7 @@ export function BranchPicker({
   }, [store, turnId]);
   if (count < 2) return null;
   const go = (to: number) => {
-    if (to < 0 || to >= count) return;
+    if (busy || to < 0 || to >= count) return;
     handOff(store, turnId, to < index ? 'previous' : 'next');
     if (previous.current) keepInPlace(previous.current);
     store.getState().selectBranch(turnId, to);
@@ -112,7 +122,7 @@ export function BranchPicker({
         type="button"
         className="ms-branch-picker__button"
         aria-label={`Previous ${label.toLowerCase()}`}
-        aria-disabled={index === 0}
+        aria-disabled={busy || index === 0}
         onClick={() => go(index - 1)}
       >
         ‹
@@ -125,7 +135,7 @@ export function BranchPicker({
         type="button"
         className="ms-branch-picker__button"
         aria-label={`Next ${label.toLowerCase()}`}
-        aria-disabled={index === count - 1}
+        aria-disabled={busy || index === count - 1}
         onClick={() => go(index + 1)}
       >
         ›

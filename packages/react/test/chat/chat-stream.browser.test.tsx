@@ -105,6 +105,22 @@ describe('<ChatStream/> in Chromium', () => {
     await waitFor(() =>
       expect(screen.queryByRole('button', { name: /Jump to latest/ })).not.toBeNull(),
     );
+    // Let go for good: the log's bottom moving (a taller composer) does not take it there.
+    const top = log().scrollTop;
+    await user.type(
+      screen.getByRole('textbox', { name: 'Message' }),
+      'a{Shift>}{Enter}{Enter}{Enter}{/Shift}b',
+    );
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    expect(log().scrollTop).toBe(top);
+
+    // Back to the version that fits: nothing to jump to, and no button offering it.
+    await user.click(within(picker()).getByRole('button', { name: /^Next/ }));
+    await waitFor(() => expect(picker().getAttribute('aria-label')).toMatch(/2 of 2$/));
+    await waitFor(() => expect(log().scrollHeight).toBeLessThanOrEqual(log().clientHeight));
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull(),
+    );
   });
 
   it('never widens a 390 px page: long words, URLs and code stay inside', async () => {

@@ -624,7 +624,7 @@ describe('<ChatStream/> with the store actions', () => {
     expect(last && store.getState().branchesOf(last.id)).toMatchObject({ count: 2 });
   });
 
-  it('shows the version picker of a regenerated answer while it streams', async () => {
+  it('shows the version picker of a regenerated answer while it streams, usable once it ends', async () => {
     const scripted = scriptedFetch(
       () => sse(textAnswer('The first answer.')),
       // The second answer starts and goes on (never ends).
@@ -638,10 +638,17 @@ describe('<ChatStream/> with the store actions', () => {
     await waitFor(() => expect(store.getState().status).toBe('streaming'));
     // Which version this is, and the way back to the first, before the new one ends.
     const picker = await screen.findByRole('group', { name: 'Version 2 of 2' });
-    expect(within(picker).getByRole('button', { name: 'Previous version' })).toBeDefined();
+    // Shown, not usable until the end: version 1 would hide the answer under way, and a
+    // message sent from there would stop it unseen.
+    const previous = within(picker).getByRole('button', { name: 'Previous version' });
+    expect(previous.getAttribute('aria-disabled')).toBe('true');
+    await user.click(previous);
+    expect(screen.getByRole('group', { name: 'Version 2 of 2' })).toBeDefined();
+    expect(store.getState().status).toBe('streaming');
     // The answer's actions wait for its end.
     expect(screen.queryAllByRole('button', { name: 'Regenerate' })).toHaveLength(0);
     act(() => store.getState().stop());
+    await waitFor(() => expect(previous.getAttribute('aria-disabled')).toBe('false'));
   });
 
   it('keeps focus on the version picker when it switches versions (the message is a new one)', async () => {
