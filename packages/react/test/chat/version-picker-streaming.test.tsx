@@ -6,25 +6,32 @@ import { fixture, scriptedFetch, sse, textAnswer } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 
+/**
+ * A first answer, then (on Regenerate) a version that calls a tool run by `run`, and whose
+ * part after the tool result goes on and never ends.
+ */
+function toolLoopAnswer(run: () => Promise<unknown>) {
+  const scripted = scriptedFetch(
+    () => sse(textAnswer('The first answer.')),
+    () => sse(fixture('spec-tool-use')),
+    () =>
+      sse(textAnswer('It is 18 degrees, and the rest arrives slowly.'), {
+        cutAt: 400,
+        hang: true,
+      }),
+  );
+  const store = createChatStore({
+    request,
+    fetch: scripted.fetch,
+    batch: false,
+    tools: { get_weather: { run } },
+  });
+  return { scripted, store };
+}
+
 describe('the version picker while an answer streams', () => {
   it('a regenerated tool-loop answer keeps its version picker while the part after the tools streams', async () => {
-    const scripted = scriptedFetch(
-      () => sse(textAnswer('The first answer.')),
-      // The second version calls a tool, which runs at once...
-      () => sse(fixture('spec-tool-use')),
-      // ...and the part after the tool result goes on (never ends).
-      () =>
-        sse(textAnswer('It is 18 degrees, and the rest arrives slowly.'), {
-          cutAt: 400,
-          hang: true,
-        }),
-    );
-    const store = createChatStore({
-      request,
-      fetch: scripted.fetch,
-      batch: false,
-      tools: { get_weather: { run: async () => ({ temperature: 18 }) } },
-    });
+    const { scripted, store } = toolLoopAnswer(async () => ({ temperature: 18 }));
     const user = userEvent.setup();
     render(<ChatStream store={store} />);
     await act(() => store.getState().send('Hi'));
@@ -40,23 +47,9 @@ describe('the version picker while an answer streams', () => {
 
   it('focus on the picker while the first part of a tool-loop answer streams is not dropped to <body> when the tools part begins', async () => {
     let release: () => void = () => {};
-    const scripted = scriptedFetch(
-      () => sse(textAnswer('The first answer.')),
-      () => sse(fixture('spec-tool-use')),
-      () =>
-        sse(textAnswer('It is 18 degrees, and the rest arrives slowly.'), {
-          cutAt: 400,
-          hang: true,
-        }),
+    const { store } = toolLoopAnswer(
+      () => new Promise((resolve) => (release = () => resolve({ t: 18 }))),
     );
-    const store = createChatStore({
-      request,
-      fetch: scripted.fetch,
-      batch: false,
-      tools: {
-        get_weather: { run: () => new Promise((resolve) => (release = () => resolve({ t: 18 }))) },
-      },
-    });
     const user = userEvent.setup();
     render(<ChatStream store={store} />);
     await act(() => store.getState().send('Hi'));
