@@ -74,8 +74,9 @@ describe('the demo after a page reload', () => {
     await threadList(page).getByRole('button', { name: 'New conversation' }).click();
     await send(page, 'Second thread');
     await waitForStatus(lastAnswer(page), ['complete']);
+    // Titled by its first message, which the edit did not rename.
     await threadList(page)
-      .getByRole('button', { name: /^Hello again/ })
+      .getByRole('button', { name: /^Hello there/ })
       .click();
     await userMessages(page).getByText('Hello again').waitFor();
     const titles = await threadTitles(page);
@@ -96,7 +97,7 @@ describe('the demo after a page reload', () => {
     await reload(page);
     // The thread list is a part loaded on demand: wait for it rather than read it at once.
     await expect.poll(() => threadTitles(page), { timeout: 10_000 }).toEqual(titles);
-    await expect.poll(() => shownThread(page), { timeout: 10_000 }).toMatch(/^Hello again/);
+    await expect.poll(() => shownThread(page), { timeout: 10_000 }).toMatch(/^Hello there/);
     const picker = userMessages(page).getByRole('group', { name: 'Version 2 of 2' });
     await picker.waitFor();
     await expect(userMessages(page).textContent()).resolves.toContain('Hello again');
