@@ -15,7 +15,7 @@ let refocus: { store: ChatStore; parent: string; button: 'previous' | 'next' } |
  * Keeps the picker pressed where it is on screen through the switch: the reader chose what to
  * read there. A log that follows its bottom (ChatStream's) pins a longer version's end into
  * view from a ResizeObserver; one made now is called after it, in the same frame and before
- * paint, and puts the position back, a scroll up that ends the following.
+ * paint, puts the position back and tells the log (a scroll event), which stops following.
  */
 function keepInPlace(button: HTMLElement): void {
   const log = button.closest('[role="log"]');

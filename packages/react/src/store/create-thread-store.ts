@@ -173,8 +173,9 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     void chat.restored.then(restoredNow, restoredNow);
     let answering = false;
     // The turn whose message gave the title. While it is in the conversation (shown, or a
-    // version beside an edit of it) the title stays: an edit of the first message renamed the
-    // thread. Gone (reset, setMessages), the next first message titles it again.
+    // version beside an edit of it) the title stays: an edit of the first message is the same
+    // conversation (it used to rename it). Gone (reset, setMessages), the next first message
+    // titles it again.
     let titledBy: string | undefined;
     const unsubscribe = chat.subscribe((state) => {
       if (ANSWERING.has(state.status) !== answering) {
