@@ -1,5 +1,5 @@
 import { isToolResultsTurn } from '../store/conversation.js';
-import { nodeOf, parentOf, shownChildOf, turnCount } from '../store/tree.js';
+import { nodeOf, parentOf, shownChildOf } from '../store/tree.js';
 import type { AssistantTurn, ConversationTree, Turn } from '../store/types.js';
 
 // One answer can span several turns: a turn that calls client tools ends (`tool_use`), the
@@ -25,13 +25,16 @@ export function answerGoesOn(tree: ConversationTree, turn: AssistantTurn): boole
  */
 export function answerParts(tree: ConversationTree, turn: AssistantTurn): AssistantTurn[] {
   const parts = [turn];
-  // Bounded by the tree's size: a corrupted (cyclic) tree read from storage cannot hang.
-  for (let first = turn, bound = turnCount(tree); parts.length <= bound; ) {
+  // A corrupted (cyclic) tree read from storage cannot hang: a turn met again ends the walk.
+  // (Bounded by the tree's size, it counted the turns: work for every frame of a streaming
+  // answer that grew with the conversation.)
+  for (let first = turn; ; ) {
     const resultsId = parentOf(tree, first.id);
     const results = resultsId === undefined ? undefined : nodeOf(tree, resultsId);
     if (results === undefined || !isToolResultsTurn(results)) break;
     const before = nodeOf(tree, parentOf(tree, results.id) ?? '');
     if (!isAssistant(before) || before.stream.message?.stop_reason !== 'tool_use') break;
+    if (parts.includes(before)) break;
     parts.unshift(before);
     first = before;
   }
