@@ -57,6 +57,10 @@ describe("react's main entry", () => {
     'components/tool-call-panel.js',
     'components/server-tool-result-body.js',
     'components/web-search-results-body.js',
+    'components/resume-control.js',
+    'components/json-view.js',
+    'components/server-tool-result-view.js',
+    'components/attachment-preview-body.js',
     'store/attachments.js',
     'store/effects/persistence.js',
     'store/effects/restore.js',
@@ -75,14 +79,14 @@ describe("react's main entry", () => {
     expect(entry.filter((module) => ON_DEMAND.includes(module))).toEqual([]);
     for (const module of ON_DEMAND) expect(lazy).toContain(module);
     for (const module of OTHER_ENTRIES) expect([...entry, ...lazy]).not.toContain(module);
-    // What stays in the entry: the shell, the store, the wrappers that load the rest, and what
-    // recovers a failed answer (it must work when the network does not).
+    // What stays in the entry: the shell, the store, the wrappers that load the rest, and the
+    // notice of an error that came before any message could be drawn (it must show when the
+    // network does not). Resume and Retry sit in an answer, which draws with the chunk.
     for (const module of [
       'chat/chat-stream.js',
       'chat/composer.js',
       'chat/message-parts.js',
       'store/create-chat-store.js',
-      'components/resume-control.js',
       'components/stream-error-notice.js',
     ]) {
       expect(entry).toContain(react(module));

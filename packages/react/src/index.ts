@@ -21,6 +21,7 @@ export {
   AnswerScope,
   AnswerSources,
   AssistantMessage,
+  AttachmentPreview,
   BranchPicker,
   CitationList,
   CodeBlock,
@@ -28,8 +29,11 @@ export {
   CopyButton,
   FallbackNote,
   GenericBlockView,
+  JsonView,
   MessageActions,
   RedactedThinking,
+  ResumeControl,
+  ServerToolResultView,
   ServerToolUseView,
   StopReasonNotice,
   StreamDetails,
@@ -61,13 +65,13 @@ export {
 } from './components/answer-info.js';
 // Block parts: one component per content block of an answer.
 export type { AnswerScopeProps } from './components/answer-scope.js';
-
 // Conversation parts: versions and attachments (styles in conversation.css).
 export {
   AttachmentList,
   type AttachmentListProps,
   formatFileSize,
 } from './components/attachment-list.js';
+export type { AttachmentPreviewProps } from './components/attachment-preview.js';
 export type { BranchPickerProps } from './components/branch-picker.js';
 export type { CitationIndex, CitedSource } from './components/citation-index.js';
 export type { CitationListProps } from './components/citation-list.js';
@@ -82,21 +86,15 @@ export type { CopyButtonProps } from './components/copy-button.js';
 export { EmptyState, type EmptyStateProps, type Suggestion } from './components/empty-state.js';
 export type { FallbackNoteProps } from './components/fallback-note.js';
 export type { GenericBlockViewProps } from './components/generic-block-view.js';
-export { JSON_VIEW_LIMITS, JsonView, type JsonViewProps } from './components/json-view.js';
+export type { JsonViewProps } from './components/json-view.js';
+export { JSON_VIEW_LIMITS } from './components/json-view-limits.js';
 export { preloadParts } from './components/lazy-part.js';
 export type { Feedback, MessageActionsProps } from './components/message-actions.js';
+export { type Recovery, recoveryFor } from './components/recovery.js';
 export type { RedactedThinkingProps } from './components/redacted-thinking.js';
-export {
-  type Recovery,
-  ResumeControl,
-  type ResumeControlProps,
-  recoveryFor,
-} from './components/resume-control.js';
-export {
-  SERVER_TOOL_RESULT_TYPES,
-  ServerToolResultView,
-  type ServerToolResultViewProps,
-} from './components/server-tool-result-view.js';
+export type { ResumeControlProps } from './components/resume-control.js';
+export { SERVER_TOOL_RESULT_TYPES } from './components/server-tool-result-types.js';
+export type { ServerToolResultViewProps } from './components/server-tool-result-view.js';
 export type { ServerToolUseViewProps } from './components/server-tool-use-view.js';
 export type { StopReasonNoticeProps } from './components/stop-reason-notice.js';
 export type { StreamDetailsProps, StreamDownload } from './components/stream-details.js';

@@ -2,6 +2,7 @@
 // and its blocks, with the markdown renderer they use. Nothing in the main entry imports these
 // statically.
 export { AnswerScope } from '../components/answer-scope.js';
+export { AttachmentPreview } from '../components/attachment-preview.js';
 export { BranchPicker } from '../components/branch-picker.js';
 export { CitationList } from '../components/citation-list.js';
 export { AnswerSources } from '../components/citations.js';
@@ -10,8 +11,11 @@ export { ContentBlockView } from '../components/content-block-view.js';
 export { CopyButton } from '../components/copy-button.js';
 export { FallbackNote } from '../components/fallback-note.js';
 export { GenericBlockView } from '../components/generic-block-view.js';
+export { JsonView } from '../components/json-view.js';
 export { MessageActions } from '../components/message-actions.js';
 export { RedactedThinking } from '../components/redacted-thinking.js';
+export { ResumeControl } from '../components/resume-control.js';
+export { ServerToolResultView } from '../components/server-tool-result-view.js';
 export { ServerToolUseView } from '../components/server-tool-use-view.js';
 export { StopReasonNotice } from '../components/stop-reason-notice.js';
 export { StreamDetails } from '../components/stream-details.js';

@@ -1,6 +1,7 @@
 import { memo, type ReactElement } from 'react';
 import { stopReasonInfo } from '../components/answer-info.js';
 import type { AnswerScopeProps } from '../components/answer-scope.js';
+import type { AttachmentPreviewProps } from '../components/attachment-preview.js';
 import type { BranchPickerProps } from '../components/branch-picker.js';
 import type { CitationListProps } from '../components/citation-list.js';
 import type { AnswerSourcesProps } from '../components/citations.js';
@@ -9,9 +10,12 @@ import type { ContentBlockViewProps } from '../components/content-block-view.js'
 import type { CopyButtonProps } from '../components/copy-button.js';
 import type { FallbackNoteProps } from '../components/fallback-note.js';
 import type { GenericBlockViewProps } from '../components/generic-block-view.js';
+import type { JsonViewProps } from '../components/json-view.js';
 import { lazyParts } from '../components/lazy-part.js';
 import type { MessageActionsProps } from '../components/message-actions.js';
 import type { RedactedThinkingProps } from '../components/redacted-thinking.js';
+import type { ResumeControlProps } from '../components/resume-control.js';
+import type { ServerToolResultViewProps } from '../components/server-tool-result-view.js';
 import type { ServerToolUseViewProps } from '../components/server-tool-use-view.js';
 import type { StopReasonNoticeProps } from '../components/stop-reason-notice.js';
 import type { StreamDetailsProps } from '../components/stream-details.js';
@@ -320,5 +324,55 @@ export const ServerToolUseView = messageParts.part<ServerToolUseViewProps>(
 export const WebSearchResultsView = messageParts.part<WebSearchResultsViewProps>(
   'WebSearchResultsView',
   (parts) => parts.WebSearchResultsView,
+  nothing,
+);
+
+/**
+ * Resume or Retry for an answer that stopped early: after an interruption, a stop by the user,
+ * or an error that trying again can fix. Resume shows only when part of the answer arrived
+ * (`recoveryFor`); otherwise Retry. A rate limit with `retry-after` shows the wait and retries
+ * by itself when it ends. Renders nothing for an answer that needs neither.
+ */
+export const ResumeControl = messageParts.part<ResumeControlProps>(
+  'ResumeControl',
+  (parts) => parts.ResumeControl,
+  nothing,
+);
+
+/**
+ * JSON, readable: indented, keys, strings, numbers and literals in their own colours, a string
+ * with line breaks (a file's content) shown on real lines, and a Raw view of the exact text.
+ * Copy gives valid JSON. Only the first `JSON_VIEW_LIMITS` of a large value are drawn while it
+ * streams; once complete, "Show all" draws the rest. Until its code arrives, an empty group of
+ * the same name holds its place.
+ */
+export const JsonView = messageParts.part<JsonViewProps>(
+  'JsonView',
+  (parts) => parts.JsonView,
+  ({ label }) => (
+    // biome-ignore lint/a11y/useSemanticElements: a named group standing in for the view, not a form's fieldset.
+    <div role="group" aria-label={label} className="ms-json" />
+  ),
+);
+
+/**
+ * A readable default for the documented server tool results (`SERVER_TOOL_RESULT_TYPES`): a
+ * fetched page as its title, link and the start of its text; a program run as its exit code,
+ * stdout and stderr; a file view as its lines. All of it is text.
+ */
+export const ServerToolResultView = messageParts.part<ServerToolResultViewProps>(
+  'ServerToolResultView',
+  (parts) => parts.ServerToolResultView,
+  nothing,
+);
+
+/**
+ * A file, larger, in a modal dialog: an image whole, a text file's text, a PDF with Open in a
+ * new tab, and Download for each. Escape or Close shuts it; focus goes back to the opener. A
+ * sent message's files open in it (`AttachmentList`'s `onOpen`).
+ */
+export const AttachmentPreview = messageParts.part<AttachmentPreviewProps>(
+  'AttachmentPreview',
+  (parts) => parts.AttachmentPreview,
   nothing,
 );

@@ -1,7 +1,8 @@
 import { memo, type ReactElement, type ReactNode, useState } from 'react';
 import { CopyButton } from './copy-button.js';
 import { isPlainObject, readKey, toJson, toText } from './format.js';
-import { JSON_VIEW_LIMITS, type JsonViewProps } from './json-view.js';
+import type { JsonViewProps } from './json-view.js';
+import { JSON_VIEW_LIMITS } from './json-view-limits.js';
 import { ScrollablePre } from './scrollable.js';
 
 type Mode = 'formatted' | 'raw';

@@ -2,9 +2,6 @@ import type { ReactElement } from 'react';
 import { isPlainObject, readKey, toText } from './format.js';
 import { toolParts } from './tool-parts-loader.js';
 
-/** How much of a value is drawn before "Show all": a streaming 1 MB input stays one cheap frame. */
-export const JSON_VIEW_LIMITS = { lines: 400, chars: 40_000 } as const;
-
 export interface JsonViewProps {
   /** The value to show, formatted with colours (a tool's input, possibly still partial). */
   value: unknown;

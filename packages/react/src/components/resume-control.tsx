@@ -1,23 +1,7 @@
-import { canResume, type StreamError, type StreamState } from '@message-stream/core';
+import type { StreamError, StreamState } from '@message-stream/core';
 import { type ReactElement, type ReactNode, useEffect, useId, useState } from 'react';
-import { somethingArrived } from '../store/conversation.js';
 import { cx } from './cx.js';
-
-/** What can be done about an answer that ended early: continue it, ask again, or nothing. */
-export type Recovery = 'resume' | 'retry' | null;
-
-/**
- * Resume when core's `canResume` says the stream can be continued and something of the answer
- * arrived to continue from; Retry when it failed or stopped before anything arrived (a
- * "resume" would only be the same request again), and after an error that trying again cannot
- * fix by itself (a key, credit, a model's permission: the user may have fixed it since, and
- * without Retry the only way to ask again was to send the message anew); nothing for an
- * answer that is whole.
- */
-export function recoveryFor(stream: StreamState): Recovery {
-  if (canResume(stream)) return somethingArrived(stream) ? 'resume' : 'retry';
-  return stream.status === 'error' ? 'retry' : null;
-}
+import { recoveryFor } from './recovery.js';
 
 export interface ResumeControlProps {
   /**
@@ -154,7 +138,12 @@ export function ResumeControl({
           ) : null}
           <button
             type="button"
-            className="ms-resume__button ms-resume__button--retry ms-resume__button--primary"
+            // Styled as the way on only when trying again can help: after a refused key or
+            // no credit, the fix is elsewhere and Retry is there for after it.
+            className={cx(
+              'ms-resume__button ms-resume__button--retry',
+              error?.retryable !== false && 'ms-resume__button--primary',
+            )}
             onClick={onRetry}
             disabled={busy}
           >

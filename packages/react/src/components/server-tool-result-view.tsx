@@ -13,14 +13,6 @@ export interface ServerToolResultViewProps {
   className?: string;
 }
 
-/** The result block types `ServerToolResultView` reads. */
-export const SERVER_TOOL_RESULT_TYPES: ReadonlySet<string> = new Set([
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-]);
-
 /**
  * A readable default for the documented server tool results: a fetched page as its title, link
  * and the start of its text; a program run as its exit code, stdout and stderr; a file view as

@@ -13,7 +13,7 @@ import truncatedMidTool from '@message-stream/mock/fixtures/truncated-mid-tool.s
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JSON_VIEW_LIMITS } from '../../src/components/json-view.js';
+import { JSON_VIEW_LIMITS } from '../../src/components/json-view-limits.js';
 import { ToolCallCard } from '../../src/components/tool-call-card.js';
 import {
   deriveToolStatus,
