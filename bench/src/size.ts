@@ -208,8 +208,14 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // it stopped that answer unseen), and the log is told of the position a picker put back (no
   // scroll event came when it had not moved: the log went on following, or offered a jump
   // to where it already was). Lowered to 24.46 kB by `answerParts` ending a cyclic walk at a
-  // turn met again instead of counting the tree's turns for its bound.
-  [MESSAGE_PARTS_ROW]: 24_460,
+  // turn met again instead of counting the tree's turns for its bound. Raised to 24.63 kB
+  // (+0.17 kB) by `ResumeControl`, `JsonView`'s and `ServerToolResultView`'s wrappers moving
+  // here from the main entry (0.9 kB taken off it, which had 16 B left, for the UI fixes that
+  // waited on it), a sent file opening in `AttachmentPreview` (the dialog is a chunk of its
+  // own; here its state and wrapper), Retry styled as the main action only where trying again
+  // can help (a refused key offered it as the way on), and an open message editor kept across
+  // a thread switch (its words were lost).
+  [MESSAGE_PARTS_ROW]: 24_630,
 };
 
 export type SizeKind = 'ours' | 'contender' | 'anchor';

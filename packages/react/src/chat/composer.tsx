@@ -7,6 +7,7 @@ import {
   useId,
   useLayoutEffect,
   useRef,
+  useState,
 } from 'react';
 import { AttachmentList } from '../components/attachment-list.js';
 import type { AttachmentsController } from '../hooks/use-attachments.js';
@@ -28,8 +29,17 @@ export interface ComposerProps {
   readonly disabled?: boolean;
   /** The text field, for the shell to move focus to (after Resume or Retry, on load). */
   readonly inputRef?: RefObject<HTMLTextAreaElement | null>;
-  /** Put focus in the field when the composer first shows (an empty conversation). */
+  /**
+   * Put focus in the field when the composer first shows (an empty conversation). Not on a
+   * touch screen, where focus would open the keyboard over the page before anyone asked.
+   */
   readonly autoFocus?: boolean;
+  /**
+   * Whether Enter sends (Shift+Enter starts a new line). Default: yes, but not where the main
+   * pointer is a finger: a phone's keyboard has no Shift+Enter, so there Enter starts a new
+   * line and the Send button sends.
+   */
+  readonly enterKeySends?: boolean;
   /**
    * Controls beside Send (an attach button, a model picker), and what sits above the field
    * (attachment chips). The composer sends only text; an app's controls send the rest.
@@ -61,6 +71,10 @@ const sizesItself = (): boolean =>
   typeof CSS.supports === 'function' &&
   CSS.supports('field-sizing', 'content');
 
+/** The main pointer is a finger (a phone, a tablet): no hardware keyboard to rely on. */
+const touchFirst = (): boolean =>
+  typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+
 /**
  * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
  * then scrolls. Enter sends, Shift+Enter starts a new line (and Enter while an IME is
@@ -81,7 +95,10 @@ export function Composer({
   allowEmpty = false,
   attachments,
   draftKey,
+  enterKeySends,
 }: ComposerProps): ReactElement {
+  const [touch] = useState(touchFirst);
+  const enterSends = enterKeySends ?? !touch;
   const [text, update] = useKeyedDraft(drafts, draftKey, '');
   const setText = (value: string) => update(() => value);
   const own = useRef<HTMLTextAreaElement>(null);
@@ -119,7 +136,9 @@ export function Composer({
       onStop();
       return;
     }
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (!enterSends || event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) {
+      return;
+    }
     event.preventDefault();
     submit();
   };
@@ -143,11 +162,25 @@ export function Composer({
             }}
           />
           {attachments.errors.length > 0 ? (
-            <ul className="ms-composer__errors" role="alert">
-              {attachments.errors.map((error) => (
-                <li key={error}>{error}</li>
-              ))}
-            </ul>
+            <div className="ms-composer__errors" role="alert">
+              <ul>
+                {attachments.errors.map((error) => (
+                  <li key={error}>{error}</li>
+                ))}
+              </ul>
+              <button
+                type="button"
+                className="ms-icon-button"
+                aria-label="Dismiss"
+                onClick={() => {
+                  // The button goes with the notice: focus goes to the field, not to the page.
+                  field.current?.focus();
+                  attachments.dismissErrors();
+                }}
+              >
+                <Icon name="close" />
+              </button>
+            </div>
           ) : null}
         </>
       ) : null}
@@ -163,7 +196,8 @@ export function Composer({
         placeholder={placeholder}
         disabled={disabled}
         // biome-ignore lint/a11y/noAutofocus: an empty conversation starts in its composer, as the issue asks.
-        autoFocus={autoFocus}
+        autoFocus={autoFocus && !touch}
+        enterKeyHint={enterSends ? 'send' : 'enter'}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />

@@ -18,7 +18,8 @@ export type IconName =
   | 'download'
   | 'continue'
   | 'attach'
-  | 'trash';
+  | 'trash'
+  | 'close';
 
 const PATHS: Record<IconName, string> = {
   send: 'M8 13V3M3.5 7.5 8 3l4.5 4.5',
@@ -37,6 +38,7 @@ const PATHS: Record<IconName, string> = {
   continue: 'M3 8h9M8.5 4.5 12 8l-3.5 3.5',
   trash:
     'M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.25c.03.42.38.75.8.75h4.2c.42 0 .77-.33.8-.75l.6-8.25M6.75 7v4M9.25 7v4',
+  close: 'm4.5 4.5 7 7m0-7-7 7',
   attach:
     'M13 7.5 8.2 12.3a3 3 0 0 1-4.24-4.24l5.3-5.3a2 2 0 0 1 2.83 2.83L6.8 10.9a1 1 0 0 1-1.42-1.42L10 4.9',
 };

@@ -9,11 +9,12 @@ import {
   useState,
 } from 'react';
 import { AttachmentList } from '../components/attachment-list.js';
+import { AttachmentPreview } from '../components/attachment-preview.js';
 import { BranchPicker } from '../components/branch-picker.js';
 import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import { attachmentsOf } from '../store/sent-attachments.js';
-import type { EditOptions, UserTurn } from '../store/types.js';
+import type { Attachment, EditOptions, UserTurn } from '../store/types.js';
 import { userText } from './turn-text.js';
 
 export interface UserMessageProps {
@@ -35,6 +36,12 @@ export interface UserMessageProps {
   readonly actions?: boolean;
 }
 
+/**
+ * Editors left open, by turn id: the message unmounts when another thread is shown (or its
+ * part of a long log scrolls far away), and shown again it opens with the words being written.
+ */
+const openEditors = new Map<string, { draft: string; removed: readonly string[] }>();
+
 /** What the user wrote, as plain text (never markdown or HTML), with Copy and Edit. */
 export const UserMessage = memo(function UserMessage({
   turn,
@@ -46,9 +53,17 @@ export const UserMessage = memo(function UserMessage({
 }: UserMessageProps): ReactElement {
   const text = userText(turn);
   const attachments = attachmentsOf(turn.content, turn.fileNames);
-  const [draft, setDraft] = useState<string | null>(null);
+  const [draft, setDraft] = useState(() => openEditors.get(turn.id)?.draft ?? null);
   // The files taken out in the editor, by their `attachmentsOf` ids.
-  const [removed, setRemoved] = useState<readonly string[]>([]);
+  const [removed, setRemoved] = useState(() => openEditors.get(turn.id)?.removed ?? []);
+  useEffect(() => {
+    if (draft === null) openEditors.delete(turn.id);
+    else openEditors.set(turn.id, { draft, removed });
+  }, [turn.id, draft, removed]);
+  // Focus goes to the editor when the user opens it, not when it shows again on its own.
+  const focusEditor = useRef(false);
+  // The sent file shown larger, if any.
+  const [opened, setOpened] = useState<Attachment | null>(null);
   const root = useRef<HTMLElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   // Closing the editor without sending unmounts the focused field: focus goes back to Edit.
@@ -63,7 +78,10 @@ export const UserMessage = memo(function UserMessage({
   // before the first character).
   useEffect(() => {
     const element = field.current;
-    if (editing && element) element.setSelectionRange(element.value.length, element.value.length);
+    if (!editing || !element || !focusEditor.current) return;
+    focusEditor.current = false;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
   }, [editing]);
   if (draft !== null && onEdit) {
     const cancel = () => {
@@ -100,8 +118,6 @@ export const UserMessage = memo(function UserMessage({
             className="ms-edit__field"
             aria-label="Edit message"
             value={draft}
-            // biome-ignore lint/a11y/noAutofocus: the editor opens on the user's own click.
-            autoFocus
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
               // As in the composer: Enter sends, Shift+Enter is a new line, an IME's Enter
@@ -137,7 +153,8 @@ export const UserMessage = memo(function UserMessage({
   }
   return (
     <article ref={root} className="ms-message ms-message--user" aria-label="You said">
-      <AttachmentList attachments={attachments} label="Attached files" />
+      <AttachmentList attachments={attachments} onOpen={setOpened} label="Attached files" />
+      {opened ? <AttachmentPreview attachment={opened} onClose={() => setOpened(null)} /> : null}
       {text !== '' ? <p className="ms-message__text">{text}</p> : null}
       {/* The version picker last: under the bubble's edge, whatever the actions before it do. */}
       <div className="ms-message__footer">
@@ -147,6 +164,7 @@ export const UserMessage = memo(function UserMessage({
             onEdit={
               onEdit
                 ? () => {
+                    focusEditor.current = true;
                     setRemoved([]);
                     setDraft(text);
                   }

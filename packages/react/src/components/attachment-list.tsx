@@ -7,6 +7,11 @@ export interface AttachmentListProps {
   attachments: readonly Attachment[];
   /** Shows a remove button on each (the composer); without it the list is read-only (a sent message). */
   onRemove?: (id: string) => void;
+  /**
+   * Makes each file a button that opens it (a sent message: `AttachmentPreview` shows it
+   * larger). Without it the chips are read-only.
+   */
+  onOpen?: (attachment: Attachment) => void;
   /** The list's name. Default "Attachments". */
   label?: string;
   /** Extra class names on the root element, for your own styles. */
@@ -32,6 +37,7 @@ export function formatFileSize(bytes: number): string {
 export function AttachmentList({
   attachments,
   onRemove,
+  onOpen,
   label = 'Attachments',
   className,
 }: AttachmentListProps): ReactElement | null {
@@ -39,10 +45,9 @@ export function AttachmentList({
   return (
     <ul className={cx('ms-attachments', className)} aria-label={label}>
       {attachments.map((attachment) => {
-        const image = attachment.mediaType.startsWith('image/');
-        return (
-          <li key={attachment.id} className="ms-attachment">
-            {image ? (
+        const chip = (
+          <>
+            {attachment.mediaType.startsWith('image/') ? (
               <img
                 className="ms-attachment__preview"
                 src={`data:${attachment.mediaType};base64,${attachment.data}`}
@@ -55,6 +60,22 @@ export function AttachmentList({
             )}
             <span className="ms-attachment__name">{attachment.name}</span>
             <span className="ms-attachment__size">{formatFileSize(attachment.size)}</span>
+          </>
+        );
+        return (
+          <li key={attachment.id} className="ms-attachment">
+            {onOpen ? (
+              <button
+                type="button"
+                className="ms-attachment__open"
+                aria-label={`Open ${attachment.name}`}
+                onClick={() => onOpen(attachment)}
+              >
+                {chip}
+              </button>
+            ) : (
+              chip
+            )}
             {onRemove ? (
               <button
                 type="button"

@@ -17,6 +17,8 @@ export interface AttachmentsController {
   readonly attachments: readonly Attachment[];
   /** One message per refused file, naming it and the limit (cleared by the next add). */
   readonly errors: readonly string[];
+  /** Clears the refusals (the notice's Dismiss). */
+  dismissErrors(): void;
   /** Whether files are still being read. */
   readonly reading: boolean;
   /** Adds files from anywhere (a file list, an array of `File`s). */
@@ -78,7 +80,8 @@ export function useAttachments(draftKey?: object): AttachmentsController {
       const target = keyNow();
       setErrors([]);
       setPending((n) => n + 1);
-      const unreadable = (file: File | undefined) => `${file?.name ?? 'A file'} could not be read.`;
+      const unreadable = (file: File | undefined) =>
+        `${file?.name ?? 'A file'} could not be read. Try attaching it again.`;
       let helpers: Awaited<ReturnType<typeof loadAttachments>>;
       try {
         helpers = await loadAttachments();
@@ -122,6 +125,7 @@ export function useAttachments(draftKey?: object): AttachmentsController {
       add,
       remove,
       clear,
+      dismissErrors: () => setErrors([]),
       accept: ATTACHMENT_ACCEPT,
       dragging,
       onInputChange(event) {

@@ -53,8 +53,9 @@ export class AttachmentError extends Error {
     readonly fileName: string,
     readonly problem: AttachmentProblem,
     message: string,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -71,7 +72,8 @@ export function attachmentMediaType(name: string, type: string): AttachmentMedia
   return BY_EXTENSION[extension] ?? null;
 }
 
-const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < MB ? 2 : 1)} MB`;
+/** "3.76 MB", "25 MB": two decimals at most, rounded up, so a size over a limit reads as over it. */
+const megabytes = (bytes: number) => `${Math.ceil((bytes / MB) * 100) / 100} MB`;
 const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 
 /** Why this file cannot be sent (type or size), or null when it can. */
@@ -85,7 +87,7 @@ export function checkAttachment(file: {
     return new AttachmentError(
       file.name,
       'type',
-      `${file.name} cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and text files can.`,
+      `${file.name} cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.`,
     );
   }
   if (mediaType.startsWith('image/')) {
@@ -93,17 +95,19 @@ export function checkAttachment(file: {
       return new AttachmentError(
         file.name,
         'size',
-        `${file.name} is too large (${megabytes(file.size)}): an image may be at most ${megabytes((ATTACHMENT_LIMITS.imageBase64Bytes * 3) / 4)} (5 MB once encoded).`,
+        `${file.name} is too large (${megabytes(file.size)}): an image can be at most ${megabytes((ATTACHMENT_LIMITS.imageBase64Bytes * 3) / 4)}.`,
       );
     }
     return null;
   }
-  const encoded = mediaType === 'text/plain' ? file.size : base64Length(file.size);
-  if (encoded > ATTACHMENT_LIMITS.requestBytes) {
+  const text = mediaType === 'text/plain';
+  if ((text ? file.size : base64Length(file.size)) > ATTACHMENT_LIMITS.requestBytes) {
+    // Said as the file's own limit: a PDF grows by a third on the way, so 25 MB is over.
+    const most = text ? ATTACHMENT_LIMITS.requestBytes : (ATTACHMENT_LIMITS.requestBytes * 3) / 4;
     return new AttachmentError(
       file.name,
       'size',
-      `${file.name} is too large (${megabytes(file.size)}): a request may be at most 32 MB in all.`,
+      `${file.name} is too large (${megabytes(file.size)}): ${text ? 'a text file' : 'a PDF'} can be at most ${megabytes(most)}.`,
     );
   }
   return null;
@@ -143,7 +147,12 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
   try {
     bytes = new Uint8Array(await file.arrayBuffer());
   } catch (cause) {
-    throw new AttachmentError(name, 'read', `${name} could not be read: ${String(cause)}`);
+    throw new AttachmentError(
+      name,
+      'read',
+      `${name} could not be read. Try attaching it again.`,
+      cause,
+    );
   }
   if (mediaType === 'application/pdf') {
     const pages = countPdfPages(bytes);
@@ -151,7 +160,7 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
       throw new AttachmentError(
         name,
         'pages',
-        `${name} has ${pages} pages: a PDF may have at most ${ATTACHMENT_LIMITS.pdfPages}.`,
+        `${name} has ${pages} pages: a PDF can have at most ${ATTACHMENT_LIMITS.pdfPages}.`,
       );
     }
   }
@@ -163,10 +172,10 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
         ? new TextDecoder('utf-8', { fatal: true }).decode(bytes)
         : toBase64(bytes);
   } catch {
-    throw new AttachmentError(name, 'type', `${name} cannot be attached: it is not UTF-8 text.`);
+    throw new AttachmentError(name, 'type', `${name} cannot be attached: its content is not text.`);
   }
   if (mediaType === 'text/plain' && data.includes('\0')) {
-    throw new AttachmentError(name, 'type', `${name} cannot be attached: it is not UTF-8 text.`);
+    throw new AttachmentError(name, 'type', `${name} cannot be attached: its content is not text.`);
   }
   return {
     id: `attachment_${(nextAttachment++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`,
@@ -215,7 +224,7 @@ export async function resolveAttachments(
     throw new AttachmentError(
       (resolved.at(-1) as Attachment).name,
       'size',
-      `These attachments are too large together (${megabytes(total)} encoded): a request may be at most 32 MB in all.`,
+      `These files are too large together: a message can carry at most ${megabytes(ATTACHMENT_LIMITS.requestBytes)} (these come to ${megabytes(total)} as sent). Send some in another message.`,
     );
   }
   return resolved;

@@ -1,8 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
-import { scriptedFetch } from '../store/support.js';
+import { scriptedFetch, sse, textAnswer } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
 const make = () => createChatStore({ request, fetch: scriptedFetch().fetch, batch: false });
@@ -50,5 +50,39 @@ describe('drafts kept per conversation', () => {
     view.rerender(<ChatStream key="second-again" store={second} />);
     // the second conversation never got the first one's file.
     expect(screen.queryByRole('button', { name: 'Remove first-only.png' })).toBeNull();
+  });
+});
+
+describe('an open message editor', () => {
+  it('keeps its words and removed files across a thread switch, and takes no focus on return', async () => {
+    const scripted = scriptedFetch(() => sse(textAnswer('Seen.')));
+    const first = createChatStore({ request, fetch: scripted.fetch, batch: false });
+    const notes = new File(['Some notes.'], 'notes.txt', { type: 'text/plain' });
+    const photo = png('photo.png');
+    await act(() => first.getState().send('Both?', { attachments: [photo, notes] }));
+    const user = userEvent.setup();
+    const view = render(<ChatStream key="first" store={first} />);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' });
+    await user.type(editor, ' And briefly.');
+    await user.click(screen.getByRole('button', { name: 'Remove photo.png' }));
+    // Another thread, then back.
+    view.rerender(<ChatStream key="second" store={make()} />);
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    view.rerender(<ChatStream key="first-again" store={first} />);
+    const again = (await screen.findByRole('textbox', {
+      name: 'Edit message',
+    })) as HTMLTextAreaElement;
+    expect(again.value).toBe('Both? And briefly.');
+    const kept = screen.getByRole('list', { name: 'Files sent with the edit' });
+    expect(within(kept).queryByText('photo.png')).toBeNull();
+    expect(within(kept).getByText('notes.txt')).toBeDefined();
+    // Shown again on its own, it does not pull focus from where the user is.
+    expect(document.activeElement).not.toBe(again);
+    // Cancelled, it is forgotten: shown again, the message is back to its text.
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    view.rerender(<ChatStream key="first-third" store={first} />);
+    await screen.findByRole('article', { name: 'You said' });
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
   });
 });

@@ -133,4 +133,25 @@ describe('ResumeControl', () => {
     );
     expect(await axeViolations(container)).toEqual([]);
   });
+
+  it('styles Retry as the way on only when trying again can help', () => {
+    const retry = () => screen.getByRole('button', { name: 'Retry' });
+    const view = render(
+      <ResumeControl
+        stream={endedStream('error', { error: retryable })}
+        onResume={noop}
+        onRetry={noop}
+      />,
+    );
+    expect(retry().classList.contains('ms-resume__button--primary')).toBe(true);
+    // A refused key: the fix is elsewhere; Retry is there for after it, not the main action.
+    view.rerender(
+      <ResumeControl
+        stream={endedStream('error', { error: fatal })}
+        onResume={noop}
+        onRetry={noop}
+      />,
+    );
+    expect(retry().classList.contains('ms-resume__button--primary')).toBe(false);
+  });
 });

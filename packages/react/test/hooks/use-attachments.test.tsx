@@ -68,7 +68,7 @@ describe('useAttachments', () => {
     });
     expect(current().attachments.map((a) => a.name)).toEqual(['pasted.png', 'dropped.png']);
     expect(current().errors).toEqual([
-      'code.zip cannot be attached: only PNG, JPEG, GIF and WebP images, PDFs and text files can.',
+      'code.zip cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.',
     ]);
     expect(screen.getByRole('status').textContent).toContain('code.zip');
   });

@@ -79,7 +79,7 @@ describe('attachment limits', () => {
       expect(error).toBeInstanceOf(AttachmentError);
       expect((error as AttachmentError).problem).toBe('type');
       expect((error as AttachmentError).message).toBe(
-        'tool.txt cannot be attached: it is not UTF-8 text.',
+        'tool.txt cannot be attached: its content is not text.',
       );
     }
   });
@@ -92,7 +92,7 @@ describe('attachment limits', () => {
     expect(refused?.problem).toBe('size');
     expect(refused?.fileName).toBe('big.png');
     expect(refused?.message).toBe(
-      'big.png is too large (3.8 MB): an image may be at most 3.8 MB (5 MB once encoded).',
+      'big.png is too large (3.76 MB): an image can be at most 3.75 MB.',
     );
   });
 
@@ -100,14 +100,14 @@ describe('attachment limits', () => {
     // A PDF grows by a third in base64: 24 MB of file fills the request.
     expect(checkAttachment({ name: 'a.pdf', type: 'application/pdf', size: 24 * MB })).toBeNull();
     const pdfRefused = checkAttachment({ name: 'b.pdf', type: 'application/pdf', size: 25 * MB });
-    expect(pdfRefused?.message).toBe(
-      'b.pdf is too large (25.0 MB): a request may be at most 32 MB in all.',
-    );
+    expect(pdfRefused?.message).toBe('b.pdf is too large (25 MB): a PDF can be at most 24 MB.');
     // Text is sent as it is.
     expect(checkAttachment({ name: 'log.txt', type: 'text/plain', size: 32 * MB })).toBeNull();
     const textRefused = checkAttachment({ name: 'log.txt', type: 'text/plain', size: 33 * MB });
     expect(textRefused?.problem).toBe('size');
-    expect(textRefused?.message).toContain('log.txt is too large');
+    expect(textRefused?.message).toBe(
+      'log.txt is too large (33 MB): a text file can be at most 32 MB.',
+    );
   });
 
   it('refuses a PDF of more than 100 pages, counting page objects only', async () => {
@@ -117,7 +117,7 @@ describe('attachment limits', () => {
     expect(error).toBeInstanceOf(AttachmentError);
     expect((error as AttachmentError).problem).toBe('pages');
     expect((error as AttachmentError).message).toBe(
-      'long.pdf has 101 pages: a PDF may have at most 100.',
+      'long.pdf has 101 pages: a PDF can have at most 100.',
     );
   });
 
@@ -146,7 +146,7 @@ describe('attachment limits', () => {
     expect(store.getState().turns).toEqual([]);
     expect(store.getState().error?.type).toBe('attachment_error');
     expect(store.getState().error?.message).toBe(
-      'These attachments are too large together (40.0 MB encoded): a request may be at most 32 MB in all.',
+      'These files are too large together: a message can carry at most 32 MB (these come to 40 MB as sent). Send some in another message.',
     );
   });
 });

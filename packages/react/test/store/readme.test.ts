@@ -14,7 +14,7 @@ const printed: unknown[][] = [
   ['complete'],
   [{ index: 1, count: 2 }, true],
   [2],
-  [expect.stringMatching(/^code\.zip cannot be attached: only PNG/)],
+  [expect.stringMatching(/^code\.zip cannot be attached: you can attach images/)],
   [
     'type',
     {

@@ -1,0 +1,106 @@
+import { type ReactElement, useEffect, useRef, useState } from 'react';
+import { Icon } from '../chat/icons.js';
+import type { Attachment } from '../store/types.js';
+import { formatFileSize } from './attachment-list.js';
+import type { AttachmentPreviewProps } from './attachment-preview.js';
+import { cx } from './cx.js';
+
+/** How much of a text file is drawn: a 30 MB log stays one cheap layout. */
+const TEXT_SHOWN = 100_000;
+
+/** The file's bytes as a Blob: base64 for images and PDFs, the text itself for text. */
+function toBlob({ data, mediaType }: Attachment): Blob {
+  if (mediaType === 'text/plain') return new Blob([data], { type: 'text/plain;charset=utf-8' });
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Blob([bytes], { type: mediaType });
+}
+
+/** An object URL for the file while the dialog is open; revoked when it closes. */
+function useFileUrl(attachment: Attachment): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    let made: string | undefined;
+    try {
+      made = URL.createObjectURL(toBlob(attachment));
+    } catch {
+      // Data that is not base64 (a damaged saved conversation): no Download, the rest shows.
+    }
+    setUrl(made);
+    return () => {
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [attachment]);
+  return url;
+}
+
+/** The dialog of `AttachmentPreview` (attachment-preview.tsx), loaded when a file is opened. */
+export function AttachmentPreviewBody({
+  attachment,
+  onClose,
+  className,
+}: AttachmentPreviewProps): ReactElement {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const url = useFileUrl(attachment);
+  const { name, mediaType, data } = attachment;
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) {
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+    }
+  }, []);
+  const close = () => dialog.current?.close?.();
+  const image = mediaType.startsWith('image/');
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop's click; the keyboard's way out is Escape, which the dialog handles itself, and Close.
+    <dialog
+      ref={dialog}
+      className={cx('ms-file-preview', className)}
+      aria-label={name}
+      onClose={onClose}
+      // A click on the backdrop lands on the dialog itself, outside its content.
+      onClick={(event) => {
+        if (event.target === event.currentTarget) close();
+      }}
+    >
+      <div className="ms-file-preview__bar">
+        <span className="ms-file-preview__name">{name}</span>
+        <span className="ms-attachment__size">{formatFileSize(attachment.size)}</span>
+        {url ? (
+          <a className="ms-button ms-button--small" href={url} download={name}>
+            <Icon name="download" /> Download
+          </a>
+        ) : null}
+        <button type="button" className="ms-icon-button" aria-label="Close" onClick={close}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <div className="ms-file-preview__body">
+        {image ? (
+          <img src={`data:${mediaType};base64,${data}`} alt={name} />
+        ) : mediaType === 'text/plain' ? (
+          // A tab stop, so the keyboard can scroll a long text.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll without a mouse.
+          <section className="ms-file-preview__text" tabIndex={0} aria-label={`Text of ${name}`}>
+            <pre>
+              {data.length > TEXT_SHOWN
+                ? `${data.slice(0, TEXT_SHOWN)}\n\n… (${(data.length - TEXT_SHOWN).toLocaleString('en-US')} more characters: Download to read them all)`
+                : data}
+            </pre>
+          </section>
+        ) : (
+          <p className="ms-file-preview__note">
+            A PDF of {formatFileSize(attachment.size)}.{' '}
+            {url ? (
+              <a href={url} target="_blank" rel="noopener noreferrer">
+                Open it in a new tab
+              </a>
+            ) : null}
+          </p>
+        )}
+      </div>
+    </dialog>
+  );
+}
