@@ -117,6 +117,20 @@ describe('the demo after a page reload', () => {
     await expect(waitForStatus(lastAnswer(page), ['complete'])).resolves.toBe('complete');
   });
 
+  it('keeps what was typed and not sent', async () => {
+    const page = await open('fixture=spec-basic-text&speed=fast');
+    await send(page, 'Hello there');
+    await waitForStatus(lastAnswer(page), ['complete']);
+    await saved(page, (turns) => turns.length === 2);
+    const field = page.getByRole('textbox', { name: 'Message' });
+    await field.fill('Half a thought, not sent');
+    await reload(page);
+    await userMessages(page).getByText('Hello there').waitFor();
+    await expect
+      .poll(() => field.inputValue(), { timeout: 10_000 })
+      .toBe('Half a thought, not sent');
+  });
+
   it('keeps the theme picked', async () => {
     const page = await open('fixture=spec-basic-text&speed=fast');
     const dark = page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark' });

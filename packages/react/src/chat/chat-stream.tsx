@@ -443,6 +443,7 @@ export function ChatStream({
           header={composerHeader}
           attachments={takesFiles ? files : undefined}
           draftKey={store}
+          saveDraftAs={store.persistName}
         />
       </div>
     </section>

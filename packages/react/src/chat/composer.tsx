@@ -4,8 +4,10 @@ import {
   type ReactElement,
   type ReactNode,
   type RefObject,
+  useEffect,
   useId,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
 } from 'react';
@@ -60,10 +62,37 @@ export interface ComposerProps {
    * with the same key, after a switch to another thread and back, starts from it.
    */
   readonly draftKey?: object;
+  /**
+   * Keeps the unsent text across a reload of the tab too, in `sessionStorage` under this name
+   * (`<ChatStream/>` passes a saved conversation's `persist.name`). Written as the page goes
+   * or the composer leaves the conversation, forgotten once sent. Files are not kept: they can
+   * be megabytes.
+   */
+  readonly saveDraftAs?: string;
 }
 
 /** Unsent text by draft key; let go with the key (a conversation that is gone). */
 const drafts = new WeakMap<object, string>();
+
+/** The tab's storage, where a draft waits out a reload; null where it may not be used. */
+const tab = (): Storage | null => {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    // A sandboxed frame: reading the property throws.
+    return null;
+  }
+};
+
+/** Puts a draft in the tab's storage, or takes it out when empty. Best effort: full is fine. */
+function keepInTab(name: string, text: string): void {
+  try {
+    if (text === '') tab()?.removeItem(name);
+    else tab()?.setItem(name, text);
+  } catch {
+    // Full or refused: the draft is still in memory.
+  }
+}
 
 /** The browser sizes a textarea to its content from CSS (styles.css: `field-sizing`). */
 const sizesItself = (): boolean =>
@@ -96,10 +125,32 @@ export function Composer({
   attachments,
   draftKey,
   enterKeySends,
+  saveDraftAs,
 }: ComposerProps): ReactElement {
+  const tabKey = saveDraftAs === undefined ? undefined : `message-stream:draft:${saveDraftAs}`;
+  // What the tab kept from before a reload: where this key has nothing in memory yet.
+  const kept = useMemo(() => {
+    try {
+      return (tabKey && tab()?.getItem(tabKey)) || '';
+    } catch {
+      return '';
+    }
+  }, [tabKey]);
   const [touch] = useState(touchFirst);
   const enterSends = enterKeySends ?? !touch;
-  const [text, update] = useKeyedDraft(drafts, draftKey, '');
+  const [text, update, keyNow] = useKeyedDraft(drafts, draftKey, kept);
+  // Written as the page goes, and as the composer leaves this key (another conversation
+  // shown): its draft must not wait for a pagehide it will not be mounted for.
+  useEffect(() => {
+    if (tabKey === undefined) return;
+    const key = keyNow();
+    const write = () => keepInTab(tabKey, drafts.get(key) ?? kept);
+    addEventListener('pagehide', write);
+    return () => {
+      removeEventListener('pagehide', write);
+      write();
+    };
+  }, [tabKey, kept, keyNow]);
   const setText = (value: string) => update(() => value);
   const own = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -124,6 +175,7 @@ export function Composer({
     if (!canSend) return;
     onSend(text);
     setText('');
+    if (tabKey) keepInTab(tabKey, '');
     field.current?.focus();
   };
   const onSubmit = (event: FormEvent) => {

@@ -41,6 +41,8 @@ export type ChatStore = StoreApi<ChatState> & {
   setOptions(options: ChatStoreOptions): void;
   /** Settles once a persisted conversation was read back (at once without persistence). */
   readonly restored: Promise<void>;
+  /** The name the conversation is saved under (`persist.name`); undefined when it is not saved. */
+  readonly persistName?: string | undefined;
   /** Writes pending persistence now (tests, or before you navigate away yourself). */
   flush(): Promise<void>;
   /** Stops what runs and stops saving; the store is not used afterwards. */
@@ -442,6 +444,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   };
   Object.assign(store, {
     restored: persistence?.restored ?? Promise.resolve(),
+    persistName: persistOptions ? persistOptions.name : undefined,
     flush: () => persistence?.flush() ?? Promise.resolve(),
     dispose: () => {
       historyPass++;

@@ -86,3 +86,62 @@ describe('an open message editor', () => {
     expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
   });
 });
+
+describe('a draft kept across a reload of the tab', () => {
+  /** A saved conversation: what a reload finds again is under its `persist.name`. */
+  const saved = (name: string) => {
+    const items = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+    return createChatStore({
+      request,
+      fetch: scriptedFetch(() => sse(textAnswer('Noted.'))).fetch,
+      batch: false,
+      persist: { name, storage },
+    });
+  };
+
+  it('comes back after the page goes, and is forgotten once sent', async () => {
+    sessionStorage.clear();
+    const user = userEvent.setup();
+    const first = render(<ChatStream store={saved('reload-draft')} />);
+    await user.type(field(), 'Half a thought');
+    dispatchEvent(new Event('pagehide'));
+    first.unmount();
+    // The next load of the tab: a new store of the same conversation.
+    const again = saved('reload-draft');
+    const second = render(<ChatStream store={again} />);
+    expect(field().value).toBe('Half a thought');
+    await user.type(field(), ', finished.{Enter}');
+    await waitFor(() => expect(again.getState().status).toBe('complete'));
+    second.unmount();
+    render(<ChatStream store={saved('reload-draft')} />);
+    expect(field().value).toBe('');
+  });
+
+  it('keeps the draft of a conversation no longer shown when the page goes', async () => {
+    sessionStorage.clear();
+    const user = userEvent.setup();
+    const view = render(<ChatStream key="a" store={saved('draft-a')} />);
+    await user.type(field(), 'For A');
+    // Another conversation shown; then the page goes.
+    view.rerender(<ChatStream key="b" store={saved('draft-b')} />);
+    dispatchEvent(new Event('pagehide'));
+    view.unmount();
+    render(<ChatStream store={saved('draft-a')} />);
+    expect(field().value).toBe('For A');
+  });
+
+  it('keeps nothing in the tab for a conversation that is not saved', async () => {
+    sessionStorage.clear();
+    const user = userEvent.setup();
+    const view = render(<ChatStream store={make()} />);
+    await user.type(field(), 'Only in memory');
+    dispatchEvent(new Event('pagehide'));
+    view.unmount();
+    expect(sessionStorage.length).toBe(0);
+  });
+});
