@@ -213,10 +213,9 @@ export const SIZE_LIMITS: Readonly<Record<string, number>> = {
   // here from the main entry (0.9 kB taken off it, which had 16 B left, for the UI fixes that
   // waited on it), a sent file opening in `AttachmentPreview` (the dialog is a chunk of its
   // own; here its state and wrapper), Retry styled as the main action only where trying again
-  // can help (a refused key offered it as the way on), and an open message editor kept across
-  // a thread switch (its words were lost); then to 24.69 kB (+0.05 kB, what the chunk shares
-  // with the entry: the store's `persistName`) by a saved conversation's unsent text kept
-  // across a reload of the tab.
+  // can help (a refused key offered it as the way on); then to 24.69 kB (+0.05 kB) by an open
+  // message editor kept across a thread switch (its words were lost), focused only when the
+  // user opens it.
   [MESSAGE_PARTS_ROW]: 24_690,
 };
 
