@@ -1,7 +1,8 @@
 import '@message-stream/react/conversation.css';
-import { type Attachment, AttachmentList } from '@message-stream/react';
+import { type Attachment, AttachmentList, AttachmentPreview } from '@message-stream/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent } from 'storybook/test';
+import { useState } from 'react';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 
 // A 1×1 PNG: the preview is the user's own file, in memory.
 const dot =
@@ -35,10 +36,34 @@ export const InComposer: Story = {
   },
 };
 
-/** On a sent message: read-only. */
-export const OnSentMessage: Story = {
+/** Read-only, with nothing to open them with. */
+export const ReadOnly: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('list', { name: 'Attachments' })).toBeVisible();
     await expect(canvas.queryAllByRole('button')).toHaveLength(0);
+  },
+};
+
+/** On a sent message: each file opens larger in `AttachmentPreview`, a modal dialog. */
+export const OnSentMessage: Story = {
+  render: (args) => {
+    const [opened, setOpened] = useState<Attachment | null>(null);
+    return (
+      <>
+        <AttachmentList {...args} onOpen={setOpened} />
+        {opened ? <AttachmentPreview attachment={opened} onClose={() => setOpened(null)} /> : null}
+      </>
+    );
+  },
+  play: async ({ canvas, canvasElement }) => {
+    const opener = canvas.getByRole('button', { name: /^Open notes\.txt/ });
+    await userEvent.click(opener);
+    const page = canvasElement.ownerDocument.body;
+    await waitFor(() => expect(page.querySelector('dialog[open]')?.textContent).toContain('Notes'));
+    // Close (a synthetic Escape is not the browser's own, which closes a dialog natively).
+    const dialog = page.querySelector('dialog') as HTMLDialogElement;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(page.querySelector('dialog')).toBeNull());
+    await expect(opener).toHaveFocus();
   },
 };

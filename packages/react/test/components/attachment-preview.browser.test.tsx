@@ -37,7 +37,7 @@ const dialog = () => screen.findByRole('dialog');
 describe('a sent file, opened', () => {
   it('shows an image whole in a modal dialog; Escape closes it and focus goes back', async () => {
     render(<UserMessage turn={turn} />);
-    const opener = screen.getByRole('button', { name: 'Open pixel.png' });
+    const opener = screen.getByRole('button', { name: /^Open pixel\.png/ });
     await userEvent.click(opener);
     const shown = await dialog();
     expect(shown.matches(':modal')).toBe(true);
@@ -56,7 +56,7 @@ describe('a sent file, opened', () => {
 
   it('shows a text file’s text, and closes with Close', async () => {
     render(<UserMessage turn={turn} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Open notes.txt' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Open notes\.txt/ }));
     const shown = await dialog();
     expect(within(shown).getByRole('region', { name: 'Text of notes.txt' }).textContent).toBe(
       'line one\nline two',
@@ -67,7 +67,7 @@ describe('a sent file, opened', () => {
 
   it('offers a PDF in a new tab, with no opener', async () => {
     render(<UserMessage turn={turn} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Open report.pdf' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Open report\.pdf/ }));
     const shown = await dialog();
     const link = await within(shown).findByRole('link', { name: 'Open it in a new tab' });
     expect(link.getAttribute('target')).toBe('_blank');
@@ -78,7 +78,7 @@ describe('a sent file, opened', () => {
 
   it('revokes the file’s address when the dialog closes', async () => {
     render(<UserMessage turn={turn} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Open pixel.png' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Open pixel\.png/ }));
     const href = (
       await within(await dialog()).findByRole('link', { name: 'Download' })
     ).getAttribute('href') as string;
