@@ -12,8 +12,10 @@ import {
   useState,
 } from 'react';
 import { AttachmentList } from '../components/attachment-list.js';
+import { AttachmentPreview } from '../components/attachment-preview.js';
 import type { AttachmentsController } from '../hooks/use-attachments.js';
 import { useKeyedDraft } from '../hooks/use-keyed-draft.js';
+import type { Attachment } from '../store/types.js';
 import { Icon } from './icons.js';
 
 export interface ComposerProps {
@@ -154,6 +156,8 @@ export function Composer({
   const setText = (value: string) => update(() => value);
   const own = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
+  // A file being looked at before it is sent.
+  const [opened, setOpened] = useState<Attachment | null>(null);
   const field = inputRef ?? own;
   const id = useId();
   const hasFiles = (attachments?.attachments.length ?? 0) > 0;
@@ -212,7 +216,11 @@ export function Composer({
               field.current?.focus();
               attachments.remove(id);
             }}
+            onOpen={setOpened}
           />
+          {opened ? (
+            <AttachmentPreview attachment={opened} onClose={() => setOpened(null)} />
+          ) : null}
           {attachments.errors.length > 0 ? (
             <div className="ms-composer__errors" role="alert">
               <ul>

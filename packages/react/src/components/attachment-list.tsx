@@ -58,7 +58,7 @@ export function AttachmentList({
                 {KIND[attachment.mediaType] ?? 'File'}
               </span>
             )}
-            <span className="ms-attachment__name">{attachment.name}</span>
+            <span className="ms-attachment__name">{attachment.name}</span>{' '}
             <span className="ms-attachment__size">{formatFileSize(attachment.size)}</span>
           </>
         );
@@ -72,8 +72,7 @@ export function AttachmentList({
               >
                 {/* Named by what it shows ("Open notes.txt 512 B"): a name that left the
                     visible words out would not match what voice control users say. */}
-                <span className="ms-visually-hidden">Open </span>
-                {chip}
+                <span className="ms-visually-hidden">Open</span> {chip}
               </button>
             ) : (
               chip

@@ -51,7 +51,12 @@ export function AttachmentPreviewBody({
       else element.setAttribute('open', '');
     }
   }, []);
-  const close = () => dialog.current?.close?.();
+  // Closed natively first (focus goes back to the opener), then said: where no dialog
+  // closes itself (a test's DOM), the part still goes.
+  const close = () => {
+    dialog.current?.close?.();
+    onClose();
+  };
   const image = mediaType.startsWith('image/');
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop's click; the keyboard's way out is Escape, which the dialog handles itself, and Close.

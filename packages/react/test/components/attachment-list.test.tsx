@@ -23,9 +23,9 @@ describe('AttachmentList', () => {
     const list = screen.getByRole('list', { name: 'Attachments' });
     const items = screen.getAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
-      'chart.png2 KB',
-      'PDFreport.pdf3.0 MB',
-      'Textnotes.txt12 B',
+      'chart.png 2 KB',
+      'PDFreport.pdf 3.0 MB',
+      'Textnotes.txt 12 B',
     ]);
     const preview = list.querySelector('img');
     expect(preview?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');

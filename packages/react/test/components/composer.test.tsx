@@ -88,3 +88,22 @@ describe('Composer refusals', () => {
     expect(document.activeElement).toBe(field());
   });
 });
+
+describe('Composer files', () => {
+  it('opens a file before it is sent, and closes it again', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    render(<WithFiles />);
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    await user.upload(
+      input as HTMLInputElement,
+      new File(['Remember the milk.'], 'list.txt', { type: 'text/plain' }),
+    );
+    await user.click(await screen.findByRole('button', { name: /^Open list\.txt/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'list.txt' });
+    expect(dialog.textContent).toContain('Remember the milk.');
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Still staged: looking at it did not remove it.
+    expect(screen.getByRole('button', { name: 'Remove list.txt' })).toBeDefined();
+  });
+});
