@@ -17,6 +17,7 @@ import type { AttachmentsController } from '../hooks/use-attachments.js';
 import { useKeyedDraft } from '../hooks/use-keyed-draft.js';
 import type { Attachment } from '../store/types.js';
 import { Icon } from './icons.js';
+import { touchFirst } from './touch.js';
 
 export interface ComposerProps {
   /** An answer is streaming: the Send button becomes Stop, and Escape stops it. */
@@ -102,10 +103,6 @@ const sizesItself = (): boolean =>
   typeof CSS.supports === 'function' &&
   CSS.supports('field-sizing', 'content');
 
-/** The main pointer is a finger (a phone, a tablet): no hardware keyboard to rely on. */
-const touchFirst = (): boolean =>
-  typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
-
 /**
  * The message field: it grows with its content up to a limit (`--ms-composer-max-height`),
  * then scrolls. Enter sends, Shift+Enter starts a new line (and Enter while an IME is
@@ -156,6 +153,7 @@ export function Composer({
   const setText = (value: string) => update(() => value);
   const own = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
+  const attach = useRef<HTMLButtonElement>(null);
   // A file being looked at before it is sent.
   const [opened, setOpened] = useState<Attachment | null>(null);
   const field = inputRef ?? own;
@@ -233,8 +231,9 @@ export function Composer({
                 className="ms-icon-button"
                 aria-label="Dismiss"
                 onClick={() => {
-                  // The button goes with the notice: focus goes to the field, not to the page.
-                  field.current?.focus();
+                  // The button goes with the notice: focus goes to the field, not to the page;
+                  // on a touch screen to Attach (the field would open the keyboard).
+                  (touch ? attach : field).current?.focus();
                   attachments.dismissErrors();
                 }}
               >
@@ -275,6 +274,7 @@ export function Composer({
                 aria-label="Attach files"
               />
               <button
+                ref={attach}
                 type="button"
                 className="ms-icon-button"
                 aria-label="Attach files"

@@ -15,6 +15,7 @@ import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import { attachmentsOf } from '../store/sent-attachments.js';
 import type { Attachment, EditOptions, UserTurn } from '../store/types.js';
+import { touchFirst } from './touch.js';
 import { userText } from './turn-text.js';
 
 export interface UserMessageProps {
@@ -62,6 +63,8 @@ export const UserMessage = memo(function UserMessage({
   }, [turn.id, draft, removed]);
   // Focus goes to the editor when the user opens it, not when it shows again on its own.
   const focusEditor = useRef(false);
+  // As in the composer: on a touch screen Enter is a new line, and the Send button sends.
+  const [touch] = useState(touchFirst);
   // The sent file shown larger, if any.
   const [opened, setOpened] = useState<Attachment | null>(null);
   const root = useRef<HTMLElement>(null);
@@ -118,6 +121,7 @@ export const UserMessage = memo(function UserMessage({
             className="ms-edit__field"
             aria-label="Edit message"
             value={draft}
+            enterKeyHint={touch ? 'enter' : 'send'}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
               // As in the composer: Enter sends, Shift+Enter is a new line, an IME's Enter
@@ -126,6 +130,7 @@ export const UserMessage = memo(function UserMessage({
                 event.preventDefault();
                 cancel();
               } else if (
+                !touch &&
                 event.key === 'Enter' &&
                 !event.shiftKey &&
                 !event.nativeEvent.isComposing

@@ -1,4 +1,4 @@
-import { type ReactElement, useEffect, useRef, useState } from 'react';
+import { type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../chat/icons.js';
 import type { Attachment } from '../store/types.js';
 import { formatFileSize } from './attachment-list.js';
@@ -42,6 +42,7 @@ export function AttachmentPreviewBody({
   className,
 }: AttachmentPreviewProps): ReactElement {
   const dialog = useRef<HTMLDialogElement>(null);
+  const nameId = useId();
   const url = useFileUrl(attachment);
   const { name, mediaType, data } = attachment;
   useEffect(() => {
@@ -63,7 +64,7 @@ export function AttachmentPreviewBody({
     <dialog
       ref={dialog}
       className={cx('ms-file-preview', className)}
-      aria-label={name}
+      aria-labelledby={nameId}
       onClose={onClose}
       // A click on the backdrop lands on the dialog itself, outside its content.
       onClick={(event) => {
@@ -71,11 +72,15 @@ export function AttachmentPreviewBody({
       }}
     >
       <div className="ms-file-preview__bar">
-        <span className="ms-file-preview__name">{name}</span>
+        <span className="ms-file-preview__name" id={nameId}>
+          {name}
+        </span>
         <span className="ms-attachment__size">{formatFileSize(attachment.size)}</span>
         {url ? (
           <a className="ms-button ms-button--small" href={url} download={name}>
-            <Icon name="download" /> Download
+            <Icon name="download" />
+            {/* Icon alone on a phone, where the file's name needs the room. */}
+            <span className="ms-file-preview__label">Download</span>
           </a>
         ) : null}
         <button type="button" className="ms-icon-button" aria-label="Close" onClick={close}>
@@ -96,14 +101,17 @@ export function AttachmentPreviewBody({
             </pre>
           </section>
         ) : (
-          <p className="ms-file-preview__note">
-            A PDF of {formatFileSize(attachment.size)}.{' '}
+          <div className="ms-file-preview__note">
+            <span className="ms-attachment__kind" aria-hidden="true">
+              PDF
+            </span>
+            <p>A PDF opens in the browser's own viewer.</p>
             {url ? (
-              <a href={url} target="_blank" rel="noopener noreferrer">
+              <a className="ms-button" href={url} target="_blank" rel="noopener noreferrer">
                 Open it in a new tab
               </a>
             ) : null}
-          </p>
+          </div>
         )}
       </div>
     </dialog>

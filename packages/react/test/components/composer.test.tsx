@@ -2,6 +2,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/chat/composer.js';
+import { UserMessage } from '../../src/chat/user-message.js';
 import { useAttachments } from '../../src/hooks/use-attachments.js';
 
 afterEach(() => {
@@ -49,6 +50,23 @@ describe('Composer on a touch screen', () => {
   });
 });
 
+describe('the message editor on a touch screen', () => {
+  it('starts a new line on Enter, and sends with its Send button', async () => {
+    onATouchScreen();
+    const onEdit = vi.fn();
+    const user = userEvent.setup();
+    render(<UserMessage turn={{ id: 'turn_1', role: 'user', content: 'Hi' }} onEdit={onEdit} />);
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit message' }) as HTMLTextAreaElement;
+    await user.type(editor, '{Enter}there');
+    expect(onEdit).not.toHaveBeenCalled();
+    expect(editor.value).toBe('Hi\nthere');
+    expect(editor.getAttribute('enterkeyhint')).toBe('enter');
+    await user.click(screen.getByRole('button', { name: 'Send edited message' }));
+    expect(onEdit).toHaveBeenCalledWith('turn_1', 'Hi\nthere', undefined);
+  });
+});
+
 describe('Composer with a keyboard', () => {
   it('sends on Enter, starts a line on Shift+Enter, and takes focus when asked', async () => {
     const onSend = vi.fn();
@@ -86,6 +104,18 @@ describe('Composer refusals', () => {
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     expect(document.activeElement).toBe(field());
+  });
+
+  it('on a touch screen, hands focus to Attach rather than opening the keyboard', async () => {
+    onATouchScreen();
+    const user = userEvent.setup({ applyAccept: false });
+    render(<WithFiles />);
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    await user.upload(input as HTMLInputElement, new File(['MZ'], 'setup.exe'));
+    await screen.findByRole('alert');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Attach files' }));
   });
 });
 
