@@ -15,7 +15,10 @@ import { useKeyedDraft } from './use-keyed-draft.js';
 export interface AttachmentsController {
   /** The files read so far, in the order they were added. */
   readonly attachments: readonly Attachment[];
-  /** One message per refused file, naming it and the limit (cleared by the next add). */
+  /**
+   * What was refused, naming each file and the limit (files refused for their type share one
+   * message); cleared by the next add.
+   */
   readonly errors: readonly string[];
   /** Clears the refusals (the notice's Dismiss). */
   dismissErrors(): void;
@@ -91,15 +94,11 @@ export function useAttachments(draftKey?: object): AttachmentsController {
         setErrors(list.map(unreadable));
         return;
       }
-      const { AttachmentError, readAttachment } = helpers;
+      const { readAttachment, refusals } = helpers;
       const results = await Promise.allSettled(list.map((file) => readAttachment(file)));
       setPending((n) => n - 1);
       const read = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      const refused = results.flatMap((r, i) =>
-        r.status === 'rejected'
-          ? [r.reason instanceof AttachmentError ? r.reason.message : unreadable(list[i])]
-          : [],
-      );
+      const refused = refusals(results, list, unreadable);
       if (read.length > 0) update((current) => [...current, ...read], target);
       if (refused.length > 0) setErrors(refused);
     },

@@ -76,6 +76,10 @@ export function attachmentMediaType(name: string, type: string): AttachmentMedia
 const megabytes = (bytes: number) => `${Math.ceil((bytes / MB) * 100) / 100} MB`;
 const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
 
+/** The refusal of files of a type the API does not take ("a.zip and b.exe"). */
+const notTaken = (names: string) =>
+  `${names} cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.`;
+
 /** Why this file cannot be sent (type or size), or null when it can. */
 export function checkAttachment(file: {
   readonly name: string;
@@ -84,11 +88,7 @@ export function checkAttachment(file: {
 }): AttachmentError | null {
   const mediaType = attachmentMediaType(file.name, file.type);
   if (mediaType === null) {
-    return new AttachmentError(
-      file.name,
-      'type',
-      `${file.name} cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.`,
-    );
+    return new AttachmentError(file.name, 'type', notTaken(file.name));
   }
   if (mediaType.startsWith('image/')) {
     if (base64Length(file.size) > ATTACHMENT_LIMITS.imageBase64Bytes) {
@@ -184,6 +184,32 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
     size: file.size,
     data,
   };
+}
+
+/**
+ * The notice for what a set of reads refused, a message each, in order; files refused for
+ * their type share one ("a.zip and b.exe cannot be attached: …"), which would otherwise say the
+ * same list of types once per file.
+ */
+export function refusals(
+  results: readonly PromiseSettledResult<unknown>[],
+  files: readonly (File | undefined)[],
+  unreadable: (file: File | undefined) => string,
+): string[] {
+  const messages: string[] = [];
+  const wrongType: string[] = [];
+  results.forEach((result, index) => {
+    if (result.status === 'fulfilled') return;
+    const { reason } = result;
+    if (!(reason instanceof AttachmentError)) messages.push(unreadable(files[index]));
+    else if (reason.message === notTaken(reason.fileName)) wrongType.push(reason.fileName);
+    else messages.push(reason.message);
+  });
+  const last = wrongType.pop();
+  if (last !== undefined) {
+    messages.unshift(notTaken(wrongType.length > 0 ? `${wrongType.join(', ')} and ${last}` : last));
+  }
+  return messages;
 }
 
 /** The content block an attachment is sent as. */

@@ -72,4 +72,25 @@ describe('useAttachments', () => {
     ]);
     expect(screen.getByRole('status').textContent).toContain('code.zip');
   });
+
+  it('says files refused for their type once, together, and each other refusal on its own', async () => {
+    const current = setup();
+    const zone = screen.getByTestId('zone');
+    const files = [
+      new File(['PK'], 'code.zip', { type: 'application/zip' }),
+      png('fine.png'),
+      new File(['MZ'], 'setup.exe', { type: '' }),
+      new File([new Uint8Array(4 * 1024 * 1024)], 'huge.png', { type: 'image/png' }),
+      new File(['MZ'], 'tool.bin', { type: 'application/octet-stream' }),
+    ];
+    await act(async () => {
+      fireEvent.drop(zone, { dataTransfer: { files, types: ['Files'] } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(current().attachments.map((a) => a.name)).toEqual(['fine.png']);
+    expect(current().errors).toEqual([
+      'code.zip, setup.exe and tool.bin cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.',
+      'huge.png is too large (4 MB): an image can be at most 3.75 MB.',
+    ]);
+  });
 });
