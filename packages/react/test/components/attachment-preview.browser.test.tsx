@@ -1,7 +1,9 @@
+import { sseEvent } from '@message-stream/mock';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import { UserMessage } from '../../src/chat/user-message.js';
+import { ChatStream, createChatStore } from '../../src/index.js';
 import type { UserTurn } from '../../src/store/types.js';
 import { withDefaultStyles } from '../browser-styles.js';
 
@@ -85,5 +87,88 @@ describe('a sent file, opened', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await expect(fetch(href)).rejects.toThrow();
+  });
+});
+
+/** A fetch whose answer starts and then hangs: an answer still streaming. */
+function hangingFetch(): typeof fetch {
+  return async (_input, init) => {
+    const events = [
+      sseEvent({
+        type: 'message_start',
+        message: {
+          id: 'msg_hang',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-opus-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      }),
+      sseEvent({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'text', text: '' },
+      }),
+      sseEvent({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'Looking at it' },
+      }),
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(events.join('')));
+        init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+
+describe('a sent file, opened while its answer streams', () => {
+  it('Escape closes the file and leaves the answer streaming', async () => {
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 1024 },
+      fetch: hangingFetch(),
+      retry: false,
+    });
+    render(
+      <div style={{ height: '600px' }}>
+        <ChatStream store={store} />
+      </div>,
+    );
+    const notes = new File(['line one'], 'notes.txt', { type: 'text/plain' });
+    void store.getState().send('Read this', { attachments: [notes] });
+    await screen.findByText('Looking at it');
+    expect(store.getState().status).toBe('streaming');
+    await userEvent.click(await screen.findByRole('button', { name: 'Open notes.txt' }));
+    await dialog();
+    await userEvent.keyboard('{Escape}');
+    // The Escape was the dialog's: it closed, and the answer the user did not stop goes on.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(store.getState().status).toBe('streaming');
+    store.getState().stop();
+  });
+});
+
+describe('a sent file’s dialog and the backdrop', () => {
+  it('stays open when a selection started in the text ends on the backdrop', async () => {
+    render(<UserMessage turn={turn} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Open notes.txt' }));
+    const shown = (await dialog()) as HTMLDialogElement;
+    const text = within(shown).getByRole('region', { name: 'Text of notes.txt' });
+    // Pressed in the text, let go over the backdrop: the browser's click lands on the dialog,
+    // the nearest element both were in.
+    text.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    shown.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(shown.open).toBe(true);
+    // Pressed and let go on the backdrop, it closes.
+    shown.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+    shown.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

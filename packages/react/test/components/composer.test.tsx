@@ -78,6 +78,12 @@ describe('Composer with a keyboard', () => {
     expect(onSend).toHaveBeenCalledWith('one\ntwo');
   });
 
+  it('does not tell of an Enter that does not send (enterKeySends false)', () => {
+    render(<Composer busy={false} onSend={noop} onStop={noop} enterKeySends={false} />);
+    const send = screen.getByRole('button', { name: 'Send' });
+    expect(send.getAttribute('title') ?? '').not.toMatch(/Enter/);
+  });
+
   it('leaves Enter to the field when the app says so (enterKeySends false)', async () => {
     const onSend = vi.fn();
     const user = userEvent.setup();

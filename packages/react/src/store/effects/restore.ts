@@ -4,14 +4,13 @@
  * resume, on whichever branch it was. A tool that was running has no result to give.
  */
 import {
-  createStreamError,
   describeError,
   endStream,
   isFinalStatus,
   isPlainObject,
-  type StreamError,
   type StreamState,
 } from '@message-stream/core';
+import { PAGE_LEFT_MID_ANSWER } from '../page-left.js';
 import { linearTree, ROOT, recordOf, setEntry } from '../tree.js';
 import type { AssistantTurn, ConversationTree, ToolResultState, Turn } from '../types.js';
 import { DEFAULT_DENIAL, DENIED_BY_NEW_MESSAGE, STOPPED_RESULT } from './tool-loop.js';
@@ -21,15 +20,6 @@ const RELOADED: ToolResultState = {
   content: 'The page was reloaded before the tool finished.',
   isError: true,
   endedBy: 'reload',
-};
-
-/** An answer the page left while it streamed: cut off, and resumable like any. */
-const RELOADED_MID_ANSWER: StreamError = {
-  ...createStreamError({
-    type: 'stream_interrupted',
-    message: 'The page was closed or reloaded while this answer was streaming.',
-  }),
-  description: 'The page was closed or reloaded before the answer finished. Resume to continue it.',
 };
 
 /**
@@ -66,7 +56,7 @@ function settleTurn(turn: Turn): Turn {
     // Said as what happened: as a network error it read "The network connection failed".
     next = {
       ...next,
-      stream: ended.status === 'interrupted' ? { ...ended, error: RELOADED_MID_ANSWER } : ended,
+      stream: ended.status === 'interrupted' ? { ...ended, error: PAGE_LEFT_MID_ANSWER } : ended,
     };
   }
   const results = Object.values(next.toolResults);

@@ -7,6 +7,7 @@ import {
 } from '@message-stream/core';
 import { forgetAppends } from '../../text-growth.js';
 import { nextTask } from '../next-task.js';
+import { PAGE_LEFT_MID_ANSWER } from '../page-left.js';
 import { createScheduler } from '../scheduler.js';
 import { createTextAppends } from '../text-appends.js';
 import type { AssistantTurn } from '../types.js';
@@ -49,6 +50,15 @@ export async function streamInto(
     // Spaced by what the view reads: for a continued answer, the earlier part with the new.
     () => (shown === null ? 1 : framesBetweenUpdates(shown)),
   );
+  // A page on its way out (a reload, a closed tab) may see its connection fail before it goes:
+  // a service worker's mock (MSW) ends its streams on `beforeunload`. Said as what happened,
+  // not as a network failure. Listened for only while an answer streams.
+  let leaving = false;
+  const onLeave = () => {
+    leaving = true;
+  };
+  const watch = typeof addEventListener === 'function';
+  if (watch) addEventListener('beforeunload', onLeave);
   const {
     onToolCall: _t,
     onFinish: _f,
@@ -73,12 +83,18 @@ export async function streamInto(
       },
     });
     appends.made();
-    const shownFinal = view(final);
+    const cut = final.error?.type;
+    const shownFinal = view(
+      leaving && (cut === 'network_error' || cut === 'stream_interrupted')
+        ? { ...final, error: PAGE_LEFT_MID_ANSWER }
+        : final,
+    );
     // The last update is recorded like the others: drawing it reads only its new text (it
     // read the whole answer again, 1-2 ms at the end of a 250 KB answer).
     appends.published(shown, shownFinal);
     return { final: shownFinal, firstContentAt };
   } finally {
+    if (watch) removeEventListener('beforeunload', onLeave);
     scheduler.cancel();
     // What the journal holds of this answer (its versions' texts) is not needed past its end:
     // dropped in a later task, once the final state (dispatched after this returns) is drawn.
