@@ -324,8 +324,9 @@ export function ChatStream({
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key !== 'Escape' || !busy || event.defaultPrevented) return;
-    // An open popover takes its own Escape.
-    if ((event.target as Element).closest?.('[popover]')) return;
+    // An open popover or dialog (a file opened) takes its own Escape: stopping the answer
+    // there would also cancel the dialog's close.
+    if ((event.target as Element).closest?.('[popover], dialog')) return;
     event.preventDefault();
     chat.stop();
   };

@@ -17,7 +17,7 @@ import type { AttachmentsController } from '../hooks/use-attachments.js';
 import { useKeyedDraft } from '../hooks/use-keyed-draft.js';
 import type { Attachment } from '../store/types.js';
 import { Icon } from './icons.js';
-import { touchFirst } from './touch.js';
+import { touchFirst, useTouchFirst } from './touch.js';
 
 export interface ComposerProps {
   /** An answer is streaming: the Send button becomes Stop, and Escape stops it. */
@@ -135,7 +135,7 @@ export function Composer({
       return '';
     }
   }, [tabKey]);
-  const [touch] = useState(touchFirst);
+  const touch = useTouchFirst();
   const enterSends = enterKeySends ?? !touch;
   const [text, update, keyNow] = useKeyedDraft(drafts, draftKey, kept);
   // Written as the page goes, and as the composer leaves this key (another conversation
@@ -159,6 +159,12 @@ export function Composer({
   const field = inputRef ?? own;
   const id = useId();
   const hasFiles = (attachments?.attachments.length ?? 0) > 0;
+  // Focus on load, decided in the browser: an `autofocus` in server-rendered HTML would be
+  // followed by a phone as the page loads, before any script could say it is a phone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the composer first shows.
+  useEffect(() => {
+    if (autoFocus && !touchFirst()) field.current?.focus();
+  }, []);
   const canSend =
     !busy && !disabled && !attachments?.reading && (allowEmpty || hasFiles || text.trim() !== '');
 
@@ -254,8 +260,6 @@ export function Composer({
         rows={1}
         placeholder={placeholder}
         disabled={disabled}
-        // biome-ignore lint/a11y/noAutofocus: an empty conversation starts in its composer, as the issue asks.
-        autoFocus={autoFocus && !touch}
         enterKeyHint={enterSends ? 'send' : 'enter'}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
@@ -306,7 +310,7 @@ export function Composer({
             type="submit"
             className="ms-composer__button ms-composer__send"
             aria-label="Send"
-            title="Send (Enter)"
+            title={enterSends ? 'Send (Enter)' : 'Send'}
             disabled={!canSend}
           >
             <Icon name="send" />

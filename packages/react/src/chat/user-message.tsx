@@ -15,7 +15,7 @@ import { MessageActions } from '../components/message-actions.js';
 import type { ChatStore } from '../store/create-chat-store.js';
 import { attachmentsOf } from '../store/sent-attachments.js';
 import type { Attachment, EditOptions, UserTurn } from '../store/types.js';
-import { touchFirst } from './touch.js';
+import { useTouchFirst } from './touch.js';
 import { userText } from './turn-text.js';
 
 export interface UserMessageProps {
@@ -64,7 +64,7 @@ export const UserMessage = memo(function UserMessage({
   // Focus goes to the editor when the user opens it, not when it shows again on its own.
   const focusEditor = useRef(false);
   // As in the composer: on a touch screen Enter is a new line, and the Send button sends.
-  const [touch] = useState(touchFirst);
+  const touch = useTouchFirst();
   // The sent file shown larger, if any.
   const [opened, setOpened] = useState<Attachment | null>(null);
   const root = useRef<HTMLElement>(null);
@@ -87,16 +87,23 @@ export const UserMessage = memo(function UserMessage({
     element.setSelectionRange(element.value.length, element.value.length);
   }, [editing]);
   if (draft !== null && onEdit) {
+    // Forgotten at once, not by the effect: the message may be gone before it runs (an edit
+    // whose new version replaces this turn in the same render), and shown again it would
+    // reopen with words already sent.
+    const close = () => {
+      openEditors.delete(turn.id);
+      setDraft(null);
+    };
     const cancel = () => {
       refocusEdit.current = true;
-      setDraft(null);
+      close();
     };
     const kept = attachments.filter((file) => !removed.includes(file.id));
     const save = (event: FormEvent | KeyboardEvent) => {
       event.preventDefault();
       // Files alone are a message too, as in the composer.
       if ((draft.trim() === '' && kept.length === 0) || busy) return;
-      setDraft(null);
+      close();
       onEdit(turn.id, draft, removed.length > 0 ? { removeFiles: removed } : undefined);
     };
     return (

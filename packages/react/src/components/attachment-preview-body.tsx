@@ -8,6 +8,14 @@ import { cx } from './cx.js';
 /** How much of a text file is drawn: a 30 MB log stays one cheap layout. */
 const TEXT_SHOWN = 100_000;
 
+/** A text's first `TEXT_SHOWN` units, and how much is left; never cut inside a surrogate pair. */
+function shortened(data: string): string {
+  if (data.length <= TEXT_SHOWN) return data;
+  const last = data.charCodeAt(TEXT_SHOWN - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? TEXT_SHOWN - 1 : TEXT_SHOWN;
+  return `${data.slice(0, end)}\n\n… (${(data.length - end).toLocaleString('en-US')} more characters: Download to read them all)`;
+}
+
 /** The file's bytes as a Blob: base64 for images and PDFs, the text itself for text. */
 function toBlob({ data, mediaType }: Attachment): Blob {
   if (mediaType === 'text/plain') return new Blob([data], { type: 'text/plain;charset=utf-8' });
@@ -45,30 +53,50 @@ export function AttachmentPreviewBody({
   const nameId = useId();
   const url = useFileUrl(attachment);
   const { name, mediaType, data } = attachment;
+  const pressedOutside = useRef(false);
+  // Where focus was, for a dialog without `showModal` (the browser hands it back otherwise).
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const element = dialog.current;
     if (element && !element.open) {
       if (typeof element.showModal === 'function') element.showModal();
-      else element.setAttribute('open', '');
+      else {
+        element.setAttribute('open', '');
+        opener.current = document.activeElement as HTMLElement | null;
+        element.querySelector<HTMLElement>('button')?.focus();
+      }
     }
   }, []);
-  // Closed natively first (focus goes back to the opener), then said: where no dialog
-  // closes itself (a test's DOM), the part still goes.
+  // Closed natively first (focus goes back to the opener), then said at once: where the dialog
+  // has no `close`, or closes without its event (a test's DOM), the part still goes.
+  const native = () => typeof dialog.current?.close === 'function';
   const close = () => {
-    dialog.current?.close?.();
+    if (native()) dialog.current?.close();
+    else opener.current?.focus();
     onClose();
   };
   const image = mediaType.startsWith('image/');
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop's click; the keyboard's way out is Escape, which the dialog handles itself, and Close.
     <dialog
       ref={dialog}
       className={cx('ms-file-preview', className)}
       aria-labelledby={nameId}
       onClose={onClose}
-      // A click on the backdrop lands on the dialog itself, outside its content.
+      onKeyDown={(event) => {
+        // Escape is the native dialog's own; the fallback's is here.
+        if (event.key !== 'Escape' || native()) return;
+        event.preventDefault();
+        close();
+      }}
+      // A press on the backdrop lands on the dialog itself, outside its content. Only a click
+      // pressed there too: a text selection dragged out over the backdrop also ends in a click
+      // on the dialog (the nearest element both ends were in), and is not a way out.
+      onPointerDown={(event) => {
+        pressedOutside.current = event.target === event.currentTarget;
+      }}
       onClick={(event) => {
-        if (event.target === event.currentTarget) close();
+        if (event.target === event.currentTarget && pressedOutside.current) close();
+        pressedOutside.current = false;
       }}
     >
       <div className="ms-file-preview__bar">
@@ -94,11 +122,7 @@ export function AttachmentPreviewBody({
           // A tab stop, so the keyboard can scroll a long text.
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll without a mouse.
           <section className="ms-file-preview__text" tabIndex={0} aria-label={`Text of ${name}`}>
-            <pre>
-              {data.length > TEXT_SHOWN
-                ? `${data.slice(0, TEXT_SHOWN)}\n\n… (${(data.length - TEXT_SHOWN).toLocaleString('en-US')} more characters: Download to read them all)`
-                : data}
-            </pre>
+            <pre>{shortened(data)}</pre>
           </section>
         ) : (
           <div className="ms-file-preview__note">

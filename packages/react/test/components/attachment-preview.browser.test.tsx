@@ -144,7 +144,7 @@ describe('a sent file, opened while its answer streams', () => {
     void store.getState().send('Read this', { attachments: [notes] });
     await screen.findByText('Looking at it');
     expect(store.getState().status).toBe('streaming');
-    await userEvent.click(await screen.findByRole('button', { name: 'Open notes.txt' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Open notes\.txt/ }));
     await dialog();
     await userEvent.keyboard('{Escape}');
     // The Escape was the dialog's: it closed, and the answer the user did not stop goes on.
@@ -157,7 +157,7 @@ describe('a sent file, opened while its answer streams', () => {
 describe('a sent file’s dialog and the backdrop', () => {
   it('stays open when a selection started in the text ends on the backdrop', async () => {
     render(<UserMessage turn={turn} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Open notes.txt' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Open notes\.txt/ }));
     const shown = (await dialog()) as HTMLDialogElement;
     const text = within(shown).getByRole('region', { name: 'Text of notes.txt' });
     // Pressed in the text, let go over the backdrop: the browser's click lands on the dialog,

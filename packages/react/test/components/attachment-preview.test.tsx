@@ -24,7 +24,7 @@ describe('AttachmentPreview', () => {
   it('closes with Close, focus back on the file, where the dialog has no showModal too', async () => {
     const user = userEvent.setup();
     render(<UserMessage turn={turn} />);
-    const opener = screen.getByRole('button', { name: 'Open notes.txt' });
+    const opener = screen.getByRole('button', { name: /^Open notes\.txt/ });
     await user.click(opener);
     const dialog = await screen.findByRole('dialog', { name: 'notes.txt' });
     await user.click(screen.getByRole('button', { name: 'Close' }));
