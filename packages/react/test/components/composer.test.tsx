@@ -2,7 +2,6 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '../../src/chat/composer.js';
-import { UserMessage } from '../../src/chat/user-message.js';
 import { useAttachments } from '../../src/hooks/use-attachments.js';
 
 afterEach(() => {
@@ -47,23 +46,6 @@ describe('Composer on a touch screen', () => {
     render(<Composer busy={false} onSend={onSend} onStop={noop} enterKeySends />);
     await user.type(field(), 'Hello{Enter}');
     expect(onSend).toHaveBeenCalledWith('Hello');
-  });
-});
-
-describe('the message editor on a touch screen', () => {
-  it('starts a new line on Enter, and sends with its Send button', async () => {
-    onATouchScreen();
-    const onEdit = vi.fn();
-    const user = userEvent.setup();
-    render(<UserMessage turn={{ id: 'turn_1', role: 'user', content: 'Hi' }} onEdit={onEdit} />);
-    await user.click(screen.getByRole('button', { name: 'Edit' }));
-    const editor = screen.getByRole('textbox', { name: 'Edit message' }) as HTMLTextAreaElement;
-    await user.type(editor, '{Enter}there');
-    expect(onEdit).not.toHaveBeenCalled();
-    expect(editor.value).toBe('Hi\nthere');
-    expect(editor.getAttribute('enterkeyhint')).toBe('enter');
-    await user.click(screen.getByRole('button', { name: 'Send edited message' }));
-    expect(onEdit).toHaveBeenCalledWith('turn_1', 'Hi\nthere', undefined);
   });
 });
 
