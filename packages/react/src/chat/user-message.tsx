@@ -131,8 +131,8 @@ export const UserMessage = memo(function UserMessage({
             enterKeyHint={touch ? 'enter' : 'send'}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
-              // As in the composer: Enter sends, Shift+Enter is a new line, an IME's Enter
-              // commits its text; Escape closes the editor without sending.
+              // As in the composer: Enter sends (a new line on a touch screen), Shift+Enter is a
+              // new line, an IME's Enter commits its text; Escape closes the editor unsent.
               if (event.key === 'Escape') {
                 event.preventDefault();
                 cancel();
