@@ -21,6 +21,7 @@ import {
 } from '../markdown/display-progress.js';
 import { isSettledResult } from '../store/conversation.js';
 import type { ChatStore } from '../store/create-chat-store.js';
+import { PAGE_LEFT_MID_ANSWER } from '../store/page-left.js';
 import type { AssistantTurn } from '../store/types.js';
 import { answerGoesOn, answerParts } from './answer-round.js';
 import type { StreamRecorder } from './stream-recorder.js';
@@ -103,9 +104,12 @@ function noticeDescription(
       ? 'Too many requests: the service asked to wait before trying again.'
       : `Too many requests: the service asked to wait ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s before trying again.`;
   }
-  return error && recoveryFor(stream) === 'retry' && Object.hasOwn(BEFORE_ANYTHING, error.type)
-    ? BEFORE_ANYTHING[error.type]
-    : undefined;
+  if (!error || recoveryFor(stream) !== 'retry') return undefined;
+  // Read back from storage it is a copy: known by its words.
+  if (error.message === PAGE_LEFT_MID_ANSWER.message) {
+    return 'The page was closed or reloaded before the answer started. Try again.';
+  }
+  return Object.hasOwn(BEFORE_ANYTHING, error.type) ? BEFORE_ANYTHING[error.type] : undefined;
 }
 
 /**

@@ -296,7 +296,7 @@ export function Composer({
             type="button"
             className="ms-composer__button ms-composer__stop"
             aria-label="Stop"
-            title="Stop (Escape)"
+            title={touch ? 'Stop' : 'Stop (Escape)'}
             // Send (disabled) takes its place: focus goes to the field, not to the page.
             onClick={() => {
               onStop();

@@ -172,3 +172,45 @@ describe('a sent file’s dialog and the backdrop', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
+
+describe('a file’s chip and its opened text, laid out', () => {
+  it('keeps what a chip holds inside it, so a row of chips scrolls rather than widening the page', () => {
+    render(
+      <div style={{ position: 'relative', width: 390 }}>
+        <UserMessage turn={turn} />
+      </div>,
+    );
+    const chip = screen.getByRole('button', { name: /^Open report\.pdf/ }).closest('li');
+    const hidden = chip?.querySelector('.ms-visually-hidden') as HTMLElement;
+    // Positioned against its own chip, not an ancestor outside a scrolling row.
+    expect(hidden.offsetParent).toBe(chip);
+  });
+
+  it('starts a text taller than the dialog at its first line', async () => {
+    const long: UserTurn = {
+      id: 'turn_long',
+      role: 'user',
+      content: [
+        {
+          type: 'document',
+          source: {
+            type: 'text',
+            media_type: 'text/plain',
+            data: Array.from({ length: 200 }, (_, i) => `Line ${i + 1}`).join('\n'),
+          },
+          title: 'long.txt',
+        },
+      ],
+    };
+    render(<UserMessage turn={long} />);
+    await userEvent.click(screen.getByRole('button', { name: /^Open long\.txt/ }));
+    const shown = await dialog();
+    const region = within(shown).getByRole('region', { name: 'Text of long.txt' });
+    const body = shown.querySelector('.ms-file-preview__body') as HTMLElement;
+    // The first line is in view at the top of the frame, not above it out of reach.
+    expect(region.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+      body.getBoundingClientRect().top - 1,
+    );
+    await userEvent.keyboard('{Escape}');
+  });
+});

@@ -1,0 +1,41 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ChatStream, createChatStore } from '../../src/index.js';
+import { textAnswer } from '../store/support.js';
+
+const encoder = new TextEncoder();
+
+describe('an answer cut as the page goes, before any of it arrived', () => {
+  it('says the page went, and offers Retry', async () => {
+    let fail: (() => void) | undefined;
+    const text = textAnswer('Never shown.');
+    // The answer starts, nothing of it arrives, and the page begins to go.
+    const fetch = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode(text.slice(0, text.indexOf('content_block_start'))));
+            fail = () => controller.error(new TypeError('Failed to fetch'));
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      )) as typeof globalThis.fetch;
+    const store = createChatStore({
+      request: { model: 'claude-opus-5', max_tokens: 64 },
+      fetch,
+      batch: false,
+    });
+    render(<ChatStream store={store} />);
+    const sent = store.getState().send('Go on');
+    await waitFor(() => expect(store.getState().status).toBe('streaming'));
+    dispatchEvent(new Event('beforeunload'));
+    fail?.();
+    await act(() => sent);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain(
+        'The page was closed or reloaded before the answer started. Try again.',
+      ),
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeDefined();
+  });
+});
