@@ -1,4 +1,4 @@
-import { sseEvent } from '@message-stream/mock';
+import { textFixture } from '@message-stream/mock';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
@@ -93,34 +93,12 @@ describe('a sent file, opened', () => {
 /** A fetch whose answer starts and then hangs: an answer still streaming. */
 function hangingFetch(): typeof fetch {
   return async (_input, init) => {
-    const events = [
-      sseEvent({
-        type: 'message_start',
-        message: {
-          id: 'msg_hang',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-opus-5',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 1 },
-        },
-      }),
-      sseEvent({
-        type: 'content_block_start',
-        index: 0,
-        content_block: { type: 'text', text: '' },
-      }),
-      sseEvent({
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text: 'Looking at it' },
-      }),
-    ];
+    // An answer's first events, without its end: the mock's own text answer, cut.
+    const answer = textFixture('Looking at it');
+    const head = answer.slice(0, answer.indexOf('event: content_block_stop'));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode(events.join('')));
+        controller.enqueue(new TextEncoder().encode(head));
         init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
       },
     });
