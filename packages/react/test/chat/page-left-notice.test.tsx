@@ -1,25 +1,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
-import { textAnswer } from '../store/support.js';
-
-const encoder = new TextEncoder();
+import { droppableFetch } from '../store/support.js';
 
 describe('an answer cut as the page goes, before any of it arrived', () => {
   it('says the page went, and offers Retry', async () => {
-    let fail: (() => void) | undefined;
-    const text = textAnswer('Never shown.');
     // The answer starts, nothing of it arrives, and the page begins to go.
-    const fetch = (async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(encoder.encode(text.slice(0, text.indexOf('content_block_start'))));
-            fail = () => controller.error(new TypeError('Failed to fetch'));
-          },
-        }),
-        { headers: { 'content-type': 'text/event-stream' } },
-      )) as typeof globalThis.fetch;
+    const { fetch, drop } = droppableFetch('content_block_start');
     const store = createChatStore({
       request: { model: 'claude-opus-5', max_tokens: 64 },
       fetch,
@@ -29,7 +16,7 @@ describe('an answer cut as the page goes, before any of it arrived', () => {
     const sent = store.getState().send('Go on');
     await waitFor(() => expect(store.getState().status).toBe('streaming'));
     dispatchEvent(new Event('beforeunload'));
-    fail?.();
+    drop();
     await act(() => sent);
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toContain(

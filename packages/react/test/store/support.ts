@@ -168,3 +168,24 @@ export function mapStorage(saved: Map<string, string> = new Map()) {
   };
   return { saved, storage, setItem };
 }
+
+/**
+ * A fetch whose answer sends its events up to the first `sentUpTo` and then holds, and fails
+ * as a dropped connection when `drop` is called: what a service worker's mock (MSW) does to
+ * its streams as a page goes.
+ */
+export function droppableFetch(sentUpTo = 'message_delta') {
+  let fail: (() => void) | undefined;
+  const text = textAnswer('Part of an answer that goes on for a while.');
+  const fetch = async () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(text.slice(0, text.indexOf(sentUpTo))));
+          fail = () => controller.error(new TypeError('Failed to fetch'));
+        },
+      }),
+      { headers: { 'content-type': 'text/event-stream' } },
+    );
+  return { fetch: fetch as typeof globalThis.fetch, drop: () => fail?.() };
+}
