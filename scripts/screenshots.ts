@@ -172,6 +172,7 @@ const STORIES: readonly string[] = [
   'conversation-threadlist--by-date',
   'conversation-threadlist--answering',
   'conversation-attachmentlist--in-composer',
+  'conversation-attachmentlist--on-sent-message',
   'components-resumecontrol--interrupted',
   'components-resumecontrol--non-retryable-error',
 ];
