@@ -317,8 +317,12 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
           let written = '';
           store.subscribe((state, previous) => {
             if (state.threads === previous.threads && state.activeId === previous.activeId) return;
+            // An empty conversation left for another is not kept: after a reload nothing could
+            // tell it was empty before it was opened, so each reload left another "Untitled".
             const saved = {
-              threads: state.threads.map(({ answering: _now, ...kept }) => kept),
+              threads: state.threads
+                .filter((thread) => thread.id === state.activeId || !isEmpty(thread))
+                .map(({ answering: _now, ...kept }) => kept),
               activeId: state.activeId,
             };
             const text = JSON.stringify(saved);
@@ -339,6 +343,9 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         chat.dispose();
       }
       chats.clear();
+      // Their conversations are no longer read: none is known to be empty, so none is left
+      // out of the list the next lines write.
+      made.clear();
       // Stopped, no thread answers any more (their stores no longer say so).
       store.setState((state) => ({
         threads: state.threads.map(({ answering: _stopped, ...thread }) => thread),

@@ -142,6 +142,30 @@ describe('createThreadStore', () => {
     before.dispose();
   });
 
+  it('does not keep an empty thread left for another across a reload', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
+    const before = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
+    await before.restored;
+    const used = before.getState().newThread();
+    await before.getState().chatOf(used)?.getState().send('Hi there');
+    await before.getState().chatOf(used)?.flush();
+    // New conversation, then back to the first one without writing anything.
+    const left = before.getState().newThread();
+    before.getState().switchThread(used);
+    expect(before.getState().threads.map((t) => t.id)).toEqual([left, used]);
+    await vi.waitFor(async () => {
+      const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+      await after.restored;
+      expect(after.getState().threads.map((t) => [t.id, t.title])).toEqual([[used, 'Hi there']]);
+      // New conversation after the reload makes one empty thread, not a second "Untitled".
+      after.getState().newThread();
+      expect(after.getState().threads.map((t) => t.title)).toEqual(['Untitled', 'Hi there']);
+      after.dispose();
+    });
+    before.dispose();
+  });
+
   it('gives each thread the options made for its id', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(textAnswer('One.')),
