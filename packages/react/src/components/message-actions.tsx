@@ -189,7 +189,12 @@ export function MessageActions({
           />
         </>
       ) : null}
-      <span className="ms-actions__status" aria-live="polite">
+      {/* A copy that worked shows as the check in the button (the word beside the row's
+          last button read as belonging to it); one that failed is said in words. */}
+      <span
+        className={cx('ms-actions__status', copied === 'Copied' && 'ms-sr-only')}
+        aria-live="polite"
+      >
         {copied}
       </span>
       {children ? <span className="ms-actions__end">{children}</span> : null}

@@ -3,9 +3,10 @@ import specThinking from '@message-stream/mock/fixtures/spec-thinking.sse?raw';
 import webSearch from '@message-stream/mock/fixtures/spec-web-search.sse?raw';
 import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContentBlockView } from '../../src/components/content-block-view.js';
 import { CopyButton } from '../../src/components/copy-button.js';
+import { MessageActions } from '../../src/components/message-actions.js';
 import { ResumeControl } from '../../src/components/resume-control.js';
 import { StreamErrorNotice } from '../../src/components/stream-error-notice.js';
 import { TextBlockView } from '../../src/components/text-block-view.js';
@@ -141,6 +142,23 @@ describe('default stylesheet: a copy button', () => {
       .poll(() => screen.getByRole('status').textContent)
       .toMatch(/^(Copied|Copy failed)$/);
     expect(button.getBoundingClientRect().left).toBe(before);
+  });
+});
+
+describe("default stylesheet: an answer's Copy", () => {
+  it('shows a copy that worked as the check in the button, the word said only to screen readers', async () => {
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
+    try {
+      render(<MessageActions copyText="Hello" onFeedback={() => {}} />);
+      const copy = screen.getByRole('button', { name: 'Copy' });
+      await userEvent.setup().click(copy);
+      const status = await screen.findByText('Copied');
+      expect(copy.querySelector('svg')?.closest('[data-action="check"]')).toBe(copy);
+      // Nothing shows after the row's last button.
+      expect(status.getBoundingClientRect().width).toBeLessThanOrEqual(1);
+    } finally {
+      writeText.mockRestore();
+    }
   });
 });
 
