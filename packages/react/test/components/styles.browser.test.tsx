@@ -217,6 +217,42 @@ describe('default stylesheet: the streaming caret', () => {
   });
 });
 
+describe('default stylesheet: a call awaiting approval', () => {
+  it('keeps its reason field a line of words wide on a wide card, and whole on a phone', () => {
+    const tool: BlockState = {
+      index: 0,
+      status: 'complete',
+      block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+    };
+    render(
+      <>
+        <div style={{ width: 1200 }}>
+          <ToolCallCard
+            block={tool}
+            status="awaiting-approval"
+            onApprove={() => {}}
+            onDeny={() => {}}
+          />
+        </div>
+        <div style={{ width: 360 }}>
+          <ToolCallCard
+            block={tool}
+            status="awaiting-approval"
+            onApprove={() => {}}
+            onDeny={() => {}}
+          />
+        </div>
+      </>,
+    );
+    const [wide, narrow] = screen
+      .getAllByRole('textbox', { name: 'Reason (optional)' })
+      .map((field) => field.getBoundingClientRect().width);
+    const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+    expect(wide).toBeLessThanOrEqual(24 * rem);
+    expect(narrow).toBeGreaterThanOrEqual(10 * rem);
+  });
+});
+
 describe('default stylesheet: a declined tool call', () => {
   it.each(['light', 'dark'])(
     'is not in the danger colours, and its reason is body text (%s)',
