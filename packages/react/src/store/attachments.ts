@@ -123,6 +123,35 @@ export function countPdfPages(bytes: Uint8Array): number {
   return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
 }
 
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0): boolean =>
+  signature.every((byte, i) => bytes[at + i] === byte);
+const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
+const RIFF = ascii('RIFF');
+const WEBP = ascii('WEBP');
+const PDF = ascii('%PDF-');
+
+/**
+ * The image type an image's first bytes say, or null when they are none the API takes. The
+ * API checks the bytes against the type sent and refuses the whole request when they differ
+ * (a JPEG saved as `.png` is common), so the bytes decide, never the name or the browser's type.
+ */
+function imageTypeOf(bytes: Uint8Array): AttachmentMediaType | null {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) {
+    return 'image/gif';
+  }
+  if (startsWith(bytes, RIFF) && startsWith(bytes, WEBP, 8)) return 'image/webp';
+  return null;
+}
+
+/** Whether the bytes are a PDF: its header within the first 1,024 bytes, as readers allow. */
+function isPdf(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length - PDF.length, 1024);
+  for (let at = 0; at <= end; at++) if (startsWith(bytes, PDF, at)) return true;
+  return false;
+}
+
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
@@ -134,15 +163,16 @@ function toBase64(bytes: Uint8Array): string {
 let nextAttachment = 0;
 
 /**
- * Reads a file for sending. Rejects with an `AttachmentError` (naming the file and the
- * limit) for another type, a file over the API's limits, a PDF over 100 pages, or a file
- * that cannot be read.
+ * Reads a file for sending, an image as the type its bytes say. Rejects with an
+ * `AttachmentError` (naming the file and the limit) for another type, an image or PDF whose
+ * bytes are none, a file over the API's limits, a PDF over 100 pages, or a file that cannot
+ * be read.
  */
 export async function readAttachment(file: Blob & { readonly name?: string }): Promise<Attachment> {
   const name = file.name ?? 'attachment';
   const refused = checkAttachment({ name, type: file.type, size: file.size });
   if (refused !== null) throw refused;
-  const mediaType = attachmentMediaType(name, file.type) as AttachmentMediaType;
+  let mediaType = attachmentMediaType(name, file.type) as AttachmentMediaType;
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await file.arrayBuffer());
@@ -154,7 +184,25 @@ export async function readAttachment(file: Blob & { readonly name?: string }): P
       cause,
     );
   }
+  if (mediaType.startsWith('image/')) {
+    const actual = imageTypeOf(bytes);
+    if (actual === null) {
+      throw new AttachmentError(
+        name,
+        'type',
+        `${name} cannot be attached: its content is not a PNG, JPEG, GIF or WebP image.`,
+      );
+    }
+    mediaType = actual;
+  }
   if (mediaType === 'application/pdf') {
+    if (!isPdf(bytes)) {
+      throw new AttachmentError(
+        name,
+        'type',
+        `${name} cannot be attached: its content is not a PDF.`,
+      );
+    }
     const pages = countPdfPages(bytes);
     if (pages > ATTACHMENT_LIMITS.pdfPages) {
       throw new AttachmentError(

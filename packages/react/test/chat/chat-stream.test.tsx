@@ -440,7 +440,11 @@ describe('<ChatStream/> shell', () => {
     ) as HTMLInputElement;
     await user.upload(
       input,
-      new File([new Uint8Array([1, 2, 3])], 'shot.png', { type: 'image/png' }),
+      new File(
+        [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])],
+        'shot.png',
+        { type: 'image/png' },
+      ),
     );
     await screen.findByRole('button', { name: 'Remove shot.png' });
     await user.type(field(), 'My own draft');
@@ -703,9 +707,13 @@ describe('<ChatStream/> with the store actions', () => {
       () => sse(textAnswer('Seen again.')),
     );
     const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
-    const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], 'photo.png', {
-      type: 'image/png',
-    });
+    const photo = new File(
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2])],
+      'photo.png',
+      {
+        type: 'image/png',
+      },
+    );
     const notes = new File(['Some notes.'], 'notes.txt', { type: 'text/plain' });
     await act(() => store.getState().send('Both?', { attachments: [photo, notes] }));
     const user = userEvent.setup();
@@ -738,9 +746,13 @@ describe('<ChatStream/> with the store actions', () => {
       () => sse(textAnswer('A photo.')),
     );
     const store = createChatStore({ request, fetch: scripted.fetch, batch: false });
-    const photo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2])], 'photo.png', {
-      type: 'image/png',
-    });
+    const photo = new File(
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2])],
+      'photo.png',
+      {
+        type: 'image/png',
+      },
+    );
     await act(() => store.getState().send('What is this?', { attachments: [photo] }));
     const user = userEvent.setup();
     render(<ChatStream store={store} />);
@@ -767,7 +779,9 @@ describe('<ChatStream/> with the store actions', () => {
       'input[type="file"]',
     ) as HTMLInputElement;
     const png = (name: string) =>
-      new File([new Uint8Array([1, 2, 3])], name, { type: 'image/png' });
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], name, {
+        type: 'image/png',
+      });
     await user.upload(input, [png('a.png'), png('b.png')]);
     await user.click(await screen.findByRole('button', { name: 'Remove a.png' }));
     expect(screen.queryByRole('button', { name: 'Remove a.png' })).toBeNull();
@@ -784,7 +798,11 @@ describe('<ChatStream/> with the store actions', () => {
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Half a question');
     await user.upload(
       input(),
-      new File([new Uint8Array([1, 2, 3])], 'shot.png', { type: 'image/png' }),
+      new File(
+        [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])],
+        'shot.png',
+        { type: 'image/png' },
+      ),
     );
     await screen.findByRole('button', { name: 'Remove shot.png' });
     // Another conversation is shown (the app keys the chat by thread): it has its own draft.

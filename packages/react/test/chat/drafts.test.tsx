@@ -9,7 +9,10 @@ const make = () => createChatStore({ request, fetch: scriptedFetch().fetch, batc
 const field = () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
 const fileInput = () =>
   document.querySelector<HTMLInputElement>('input[type="file"]') as HTMLInputElement;
-const png = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/png' });
+const png = (name: string) =>
+  new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], name, {
+    type: 'image/png',
+  });
 
 describe('drafts kept per conversation', () => {
   it('a store switch without a key does not file one conversation’s draft under the other', async () => {

@@ -20,7 +20,9 @@ const transfer = (...files: File[]) => {
   return data;
 };
 const png = (name: string) =>
-  new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
+  new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], name, {
+    type: 'image/png',
+  });
 
 describe('attachments in Chromium: real paste and drag-and-drop events', () => {
   it('takes a pasted image', async () => {

@@ -19,7 +19,10 @@ function Composer({ onView }: { onView: (view: AttachmentsController) => void })
   );
 }
 
-const png = (name = 'a.png') => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/png' });
+const png = (name = 'a.png') =>
+  new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])], name, {
+    type: 'image/png',
+  });
 
 function setup() {
   let view: AttachmentsController | undefined;
@@ -42,8 +45,8 @@ describe('useAttachments', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     });
     expect(current().attachments.map((a) => [a.name, a.mediaType, a.data])).toEqual([
-      ['a.png', 'image/png', 'AQID'],
-      ['b.png', 'image/png', 'AQID'],
+      ['a.png', 'image/png', 'iVBORw0KGgoBAgM='],
+      ['b.png', 'image/png', 'iVBORw0KGgoBAgM='],
     ]);
     act(() => current().remove(current().attachments[0]?.id as string));
     expect(current().attachments.map((a) => a.name)).toEqual(['b.png']);

@@ -11,6 +11,7 @@ import {
   checkAttachment,
   readAttachment,
 } from '../../src/attachments.js';
+import type { AttachmentMediaType } from '../../src/index.js';
 import { createChatStore, type UserTurn } from '../../src/index.js';
 import { scriptedFetch, sse, textAnswer } from './support.js';
 
@@ -82,6 +83,47 @@ describe('attachment limits', () => {
         'tool.txt cannot be attached: its content is not text.',
       );
     }
+  });
+
+  // An attack review: a JPEG saved as photo.png went out as image/png, the API refused the
+  // request ("Image does not match the provided media type"), and every later message of the
+  // conversation carried it and was refused too. So did a file that is no image at all.
+  it('sends an image as the type its bytes say, and refuses one whose bytes are no image', async () => {
+    const signatures: [AttachmentMediaType, number[]][] = [
+      ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+      ['image/jpeg', [0xff, 0xd8, 0xff, 0xe0]],
+      ['image/gif', [...'GIF89a'].map((c) => c.charCodeAt(0))],
+      ['image/webp', [...'RIFF\x10\0\0\0WEBPVP8 '].map((c) => c.charCodeAt(0))],
+    ];
+    for (const [actual, bytes] of signatures) {
+      for (const declared of ['image/png', 'image/jpeg', '']) {
+        const file = new File([new Uint8Array([...bytes, 1, 2, 3])], 'photo.png', {
+          type: declared,
+        });
+        expect((await readAttachment(file)).mediaType, `${actual} as ${declared}`).toBe(actual);
+      }
+    }
+    for (const bytes of [[1, 2, 3], [], [...'<svg/>'].map((c) => c.charCodeAt(0))]) {
+      const error = await readAttachment(
+        new File([new Uint8Array(bytes)], 'shot.png', { type: 'image/png' }),
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AttachmentError);
+      expect((error as AttachmentError).problem).toBe('type');
+      expect((error as AttachmentError).message).toBe(
+        'shot.png cannot be attached: its content is not a PNG, JPEG, GIF or WebP image.',
+      );
+    }
+  });
+
+  it('refuses a file named as a PDF whose content is no PDF', async () => {
+    const error = await readAttachment(
+      new File(['<html>not a pdf</html>'], 'paper.pdf', { type: 'application/pdf' }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AttachmentError);
+    expect((error as AttachmentError).problem).toBe('type');
+    expect((error as AttachmentError).message).toBe(
+      'paper.pdf cannot be attached: its content is not a PDF.',
+    );
   });
 
   it('refuses an image over 5 MB once encoded, naming the file and the limit', () => {

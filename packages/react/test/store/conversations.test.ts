@@ -297,9 +297,13 @@ describe('continueAnswer', () => {
 
 describe('attachments', () => {
   const png = () =>
-    new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'dot.png', {
-      type: 'image/png',
-    });
+    new File(
+      [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3])],
+      'dot.png',
+      {
+        type: 'image/png',
+      },
+    );
 
   it('sends images and text files as blocks before the text', async () => {
     const { fetch, requests } = scriptedFetch(() => sse(textAnswer('A dot.')));
@@ -310,7 +314,11 @@ describe('attachments', () => {
     expect(sent[0]?.content).toEqual([
       {
         type: 'image',
-        source: { type: 'base64', media_type: 'image/png', data: btoa('\x89PNG\x01\x02\x03') },
+        source: {
+          type: 'base64',
+          media_type: 'image/png',
+          data: btoa('\x89PNG\r\n\x1a\n\x01\x02\x03'),
+        },
       },
       {
         type: 'document',
