@@ -15,6 +15,7 @@ import { AttachmentList } from '../components/attachment-list.js';
 import { AttachmentPreview } from '../components/attachment-preview.js';
 import type { AttachmentsController } from '../hooks/use-attachments.js';
 import { useKeyedDraft } from '../hooks/use-keyed-draft.js';
+import { draftKeyOf } from '../store/tab-keys.js';
 import type { Attachment } from '../store/types.js';
 import { Icon } from './icons.js';
 import { touchFirst, useTouchFirst } from './touch.js';
@@ -126,7 +127,7 @@ export function Composer({
   enterKeySends,
   saveDraftAs,
 }: ComposerProps): ReactElement {
-  const tabKey = saveDraftAs === undefined ? undefined : `message-stream:draft:${saveDraftAs}`;
+  const tabKey = saveDraftAs === undefined ? undefined : draftKeyOf(saveDraftAs);
   // What the tab kept from before a reload: where this key has nothing in memory yet.
   const kept = useMemo(() => {
     try {

@@ -2,6 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ChatStream, createChatStore } from '../../src/index.js';
+import { createThreadStore, type ThreadStore, useThreadStore } from '../../src/threads.js';
 import { scriptedFetch, sse, textAnswer } from '../store/support.js';
 
 const request = { model: 'claude-opus-5', max_tokens: 1024 };
@@ -146,5 +147,54 @@ describe('a draft kept across a reload of the tab', () => {
     dispatchEvent(new Event('pagehide'));
     view.unmount();
     expect(sessionStorage.length).toBe(0);
+  });
+});
+
+/** The active thread's chat, as an app shows it (the demo does). */
+function ShownThread({ threads }: { threads: ThreadStore }) {
+  const active = useThreadStore(threads, (state) => state.activeId);
+  const chat = active === null ? null : threads.getState().chatOf(active);
+  return chat ? <ChatStream key={active} store={chat} /> : null;
+}
+
+describe('the draft of a deleted thread', () => {
+  // An attack review: a thread deleted with words typed and not sent kept them in the tab's
+  // sessionStorage (written as the composer left it) after its conversation was removed.
+  it('is not kept in the tab once the thread is deleted, shown or not', async () => {
+    sessionStorage.clear();
+    const items = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+    const threads = createThreadStore({
+      chat: { request, fetch: scriptedFetch().fetch, batch: false },
+      persist: { name: 'deleted-drafts', storage },
+    });
+    await threads.restored;
+    const [a, b, c] = [0, 1, 2].map(() => {
+      const id = threads.getState().newThread();
+      // Renamed, so the next newThread makes another thread.
+      threads.getState().renameThread(id, `Thread ${id}`);
+      return id;
+    }) as [string, string, string];
+    const user = userEvent.setup();
+    act(() => threads.getState().switchThread(a));
+    render(<ShownThread threads={threads} />);
+    await user.type(field(), 'A secret in A');
+    act(() => threads.getState().switchThread(b));
+    await user.type(field(), 'A secret in B');
+    const kept = (id: string) =>
+      sessionStorage.getItem(`message-stream:draft:deleted-drafts/${id}`);
+    expect(kept(a)).toBe('A secret in A');
+    // A, not shown, is deleted; then B, shown, is deleted (and another thread shown).
+    act(() => threads.getState().deleteThread(a));
+    act(() => threads.getState().deleteThread(b));
+    expect(threads.getState().activeId).toBe(c);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(kept(a)).toBeNull();
+    expect(kept(b)).toBeNull();
+    threads.dispose();
   });
 });

@@ -23,6 +23,7 @@ import { loadOnce } from '../../load-once.js';
 import { idbDelMany, idbGet, idbSetMany, metaKeyOf, turnKeyOf } from '../idb.js';
 import { jsonText } from '../json-text.js';
 import type { ChatModel } from '../reducer.js';
+import { draftKeyOf } from '../tab-keys.js';
 import { setEntry } from '../tree.js';
 import type { ChatPersistStorage, ConversationTree, PersistErrorInfo, Turn } from '../types.js';
 import { isTurn, restoredTree } from './restore.js';
@@ -124,13 +125,16 @@ function keepUnsaved(name: string, tree: ConversationTree, written: Conversation
   }
 }
 
-function forgetUnsaved(name: string): void {
+/** Removes what the tab keeps under `key`. */
+function forgetInTab(key: string): void {
   try {
-    tabStorage()?.removeItem(unsavedKeyOf(name));
+    tabStorage()?.removeItem(key);
   } catch {
     // Nothing kept, or storage refused: nothing to forget.
   }
 }
+
+const forgetUnsaved = (name: string): void => forgetInTab(unsavedKeyOf(name));
 
 /** `record`'s own entries whose values pass `keep`. */
 const ownEntries = <V>(record: unknown, keep: (value: unknown) => value is V): [string, V][] =>
@@ -363,10 +367,15 @@ export function startPersistence(
   };
 }
 
-/** Removes a persisted conversation (a deleted thread): its turns, its shape, what the tab kept. */
+/**
+ * Removes a persisted conversation (a deleted thread): its turns, its shape, what the tab kept
+ * of it, and its unsent text.
+ */
 export async function clearPersisted(name: string, choice: StorageChoice): Promise<void> {
-  // And what the tab kept of it as the page last went, not written yet.
+  // And what the tab kept of it as the page last went, not written yet; and the words typed
+  // in it and not sent (the composer wrote them as it left the conversation).
   forgetUnsaved(name);
+  forgetInTab(draftKeyOf(name));
   const target = resolveStorage(choice);
   if (target?.kind === 'string') return target.storage.removeItem(name);
   if (target === null) return;
