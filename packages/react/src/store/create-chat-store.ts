@@ -93,6 +93,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   let options = initialOptions;
   let model: ChatModel = initialModel(treeFromMessages(options.initialMessages ?? []));
   const flight = new Flight();
+  /** Disposed (a deleted thread): nothing is sent from here on, even by an action under way. */
+  let disposed = false;
   /** The top-level action running now; edit and regenerate wait for it after stopping it. */
   let current: Promise<void> = Promise.resolve();
   /**
@@ -311,6 +313,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
             refuse(cause);
             return;
           }
+          // Its thread was deleted while the files were read: the message goes nowhere.
+          if (disposed) return;
         }
         flight.abort();
         const parentId = settleBeforeNewMessage(ctx);
@@ -381,6 +385,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           return;
         }
       }
+      if (disposed) return;
       return run(async () => {
         await stopAndSettle();
         const parentId = shownParentOf(turnId);
@@ -447,8 +452,9 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     persistName: persistOptions ? persistOptions.name : undefined,
     flush: () => persistence?.flush() ?? Promise.resolve(),
     dispose: () => {
+      disposed = true;
       historyPass++;
-      flight.abort();
+      flight.close();
       persistence?.dispose();
     },
   });

@@ -312,6 +312,43 @@ describe('createThreadStore', () => {
   });
 });
 
+describe('createThreadStore: a thread deleted while its message is being sent', () => {
+  // An attack review: a message with files is read before it goes; deleting its thread during
+  // the read still sent it afterwards, spending tokens on a conversation that was gone.
+  it('sends nothing once its files are read', async () => {
+    const { fetch, requests } = scriptedFetch(...answers('Read.'));
+    const threads = createThreadStore({ chat: { request, fetch, batch: false } });
+    const id = threads.getState().newThread();
+    const chat = threads.getState().chatOf(id);
+    const notes = new File(['Some notes.'], 'notes.txt', { type: 'text/plain' });
+    const sending = chat?.getState().send('Summarise these', { attachments: [notes] });
+    threads.getState().deleteThread(id);
+    await sending;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toHaveLength(0);
+    expect(chat?.getState().turns).toEqual([]);
+  });
+
+  it('sends no new version of an answer asked for as the thread is deleted', async () => {
+    const text = fixture('text-pings');
+    const { fetch, requests } = scriptedFetch(
+      () => sse(text, { cutAt: offsetAfter(text, 'text_delta', 5), hang: true }),
+      ...answers('Again.'),
+    );
+    const threads = createThreadStore({ chat: { request, fetch, batch: false } });
+    const id = threads.getState().newThread();
+    const chat = threads.getState().chatOf(id);
+    void chat?.getState().send('Tell me');
+    await vi.waitFor(() => expect(chat?.getState().status).toBe('streaming'));
+    // Regenerate waits for the streaming answer to settle; the thread is deleted meanwhile.
+    const regenerating = chat?.getState().regenerate();
+    threads.getState().deleteThread(id);
+    await regenerating;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toHaveLength(1);
+  });
+});
+
 describe('createThreadStore: a saved list that cannot be read', () => {
   it('is reported and never written over: the saved threads stay for a later read', async () => {
     const { saved, storage } = mapStorage(new Map([['app/threads', '{"state": not json']]));

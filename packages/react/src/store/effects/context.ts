@@ -39,6 +39,8 @@ export interface EffectContext {
  */
 export class Flight {
   private readonly running = new Set<AbortController>();
+  /** The store was disposed: what begins from now on is stopped before it starts. */
+  private closed = false;
 
   begin(): AbortController {
     this.abort();
@@ -47,8 +49,18 @@ export class Flight {
 
   join(): AbortController {
     const controller = new AbortController();
-    this.running.add(controller);
+    if (this.closed) controller.abort();
+    else this.running.add(controller);
     return controller;
+  }
+
+  /**
+   * Aborts what runs and everything begun later: an action that was waiting as the store was
+   * disposed (a regenerate settling the answer it stops) sends nothing when it goes on.
+   */
+  close(): void {
+    this.closed = true;
+    this.abort();
   }
 
   end(controller: AbortController): void {
