@@ -212,7 +212,7 @@ export function ChatStream({
   const log = useRef<HTMLDivElement>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const follow = useFollowScroll(log, turns);
-  const announcement = useAnnouncement(status);
+  const announcement = useAnnouncement(status, store);
   const [feedback, setFeedback] = useState<Readonly<Record<string, Feedback | null>>>({});
   const [startedEmpty] = useState(() => turns.length === 0);
 
