@@ -226,22 +226,16 @@ describe('default stylesheet: a call awaiting approval', () => {
     };
     render(
       <>
-        <div style={{ width: 1200 }}>
-          <ToolCallCard
-            block={tool}
-            status="awaiting-approval"
-            onApprove={() => {}}
-            onDeny={() => {}}
-          />
-        </div>
-        <div style={{ width: 360 }}>
-          <ToolCallCard
-            block={tool}
-            status="awaiting-approval"
-            onApprove={() => {}}
-            onDeny={() => {}}
-          />
-        </div>
+        {[1200, 360].map((width) => (
+          <div key={width} style={{ width }}>
+            <ToolCallCard
+              block={tool}
+              status="awaiting-approval"
+              onApprove={() => {}}
+              onDeny={() => {}}
+            />
+          </div>
+        ))}
       </>,
     );
     const [wide, narrow] = screen
