@@ -18,8 +18,8 @@ function describeJson(value: unknown): string {
 }
 
 /**
- * Turns one SSE message (event name or null, data text) into a typed event. Used by
- * transports that parse SSE framing themselves (fetch-event-source).
+ * Turns one SSE message (event name or null, data text) into a typed event (the decoder in
+ * `sse.ts` calls it for each message it frames).
  *
  * When the `event:` name and the JSON `type` disagree, the JSON `type` wins: it is what
  * the payload says it is, and gateways are known to omit or rewrite the SSE name while

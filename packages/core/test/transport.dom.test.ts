@@ -117,9 +117,9 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
     });
 
     it('long lines in small chunks and a CRLF split across chunks read whole', async () => {
-      // The adapter hands the library whole lines only; this checks nothing is lost or
-      // doubled at the held-back seams. (Speed is measured outside the tests: a 5 MB line
-      // in 1 KB chunks went from ~22 s to ~0.3 s on this path.)
+      // The adapter frames the body itself, a slice at a time; this checks nothing is lost
+      // or doubled at the seams of chunks and slices. (Speed is measured outside the tests:
+      // a 5 MB line in 1 KB chunks took ~22 s when the library framed it, ~0.3 s since.)
       const long = 'y'.repeat(50_000);
       const text = [
         textOpening(),
@@ -148,8 +148,8 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
 
     it('drops a line over MAX_SSE_EVENT_CHARS with one diagnostic, keeping what came around it', async () => {
       const mebibyte = 'y'.repeat(1 << 20);
-      // A line that does not end for 33 MiB: the adapter would hold it, and the library
-      // then parse it, without bound.
+      // A line that does not end for 33 MiB: without the limit the decoder would hold it
+      // without bound.
       const state = await streamAround(serve, [
         'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"',
         ...Array.from({ length: 33 }, () => mebibyte),
@@ -160,7 +160,7 @@ describeTransportContract('fetch-event-source path over $name', [httpBackend], {
     }, 30_000);
 
     it('ends an event whose data lines go past MAX_SSE_EVENT_CHARS, and reads on', async () => {
-      // 33 MiB of data lines and no blank line: the library would join them without bound.
+      // 33 MiB of data lines and no blank line: the decoder would join them without bound.
       const lines = `${'data: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n'.repeat(1 << 14)}`;
       const state = await streamAround(serve, [
         'event: flood\n',
