@@ -10,7 +10,12 @@
 import { isPlainObject } from '@message-stream/core';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ChatStore, createChatStore } from './create-chat-store.js';
-import { clearPersisted, recordStorage, type StorageChoice } from './effects/persistence.js';
+import {
+  clearPersisted,
+  hasDraftInTab,
+  recordStorage,
+  type StorageChoice,
+} from './effects/persistence.js';
 import { nodeOf, turnCount } from './tree.js';
 import type { ChatPersistStorage, ChatStoreOptions, PersistErrorInfo, Turn } from './types.js';
 
@@ -285,6 +290,18 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
     },
   })) as ThreadStore;
 
+  /**
+   * A saved thread that was empty when the list was written, not the one shown, with no
+   * words typed in it kept by the tab: left out of the list read back, its record removed.
+   */
+  const leftEmpty = (saved: unknown, activeId: unknown): boolean => {
+    if (!isPlainObject(saved) || saved.empty !== true || saved.id === activeId) return false;
+    const name = `${persist?.name}/${String(saved.id)}`;
+    if (hasDraftInTab(name)) return false;
+    clearPersisted(name, storageChoice).catch((error: unknown) => report(error, 'remove'));
+    return true;
+  };
+
   let restored: Promise<void> = Promise.resolve();
   if (list !== null) {
     restored = list
@@ -299,6 +316,7 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         const threads = byActivity([
           ...current.threads,
           ...value.threads
+            .filter((t) => !leftEmpty(t, value.activeId))
             .map((t) => savedSummary(t, untitled))
             .filter((t): t is ThreadSummary => t !== null && !made.has(t.id)),
         ]);
@@ -317,12 +335,13 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
           let written = '';
           store.subscribe((state, previous) => {
             if (state.threads === previous.threads && state.activeId === previous.activeId) return;
-            // An empty conversation left for another is not kept: after a reload nothing could
-            // tell it was empty before it was opened, so each reload left another "Untitled".
+            // An empty conversation left for another is marked so: after a reload nothing
+            // could tell it was empty before it was opened, and each reload left another
+            // "Untitled". The read leaves it out unless the tab kept words typed in it.
             const saved = {
-              threads: state.threads
-                .filter((thread) => thread.id === state.activeId || !isEmpty(thread))
-                .map(({ answering: _now, ...kept }) => kept),
+              threads: state.threads.map(({ answering: _now, ...kept }) =>
+                kept.id !== state.activeId && isEmpty(kept) ? { ...kept, empty: true } : kept,
+              ),
               activeId: state.activeId,
             };
             const text = JSON.stringify(saved);

@@ -166,6 +166,31 @@ describe('createThreadStore', () => {
     before.dispose();
   });
 
+  it('keeps an empty thread left for another when the tab kept words typed in it', async () => {
+    const name = `threads-${Math.random().toString(36).slice(2)}`;
+    const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
+    const before = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
+    await before.restored;
+    const used = before.getState().newThread();
+    await before.getState().chatOf(used)?.getState().send('Hi there');
+    await before.getState().chatOf(used)?.flush();
+    const drafted = before.getState().newThread();
+    before.getState().switchThread(used);
+    // What the composer writes as it leaves the conversation (after the list was written).
+    sessionStorage.setItem(`message-stream:draft:${name}/${drafted}`, 'Half a question');
+    try {
+      await vi.waitFor(async () => {
+        const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
+        await after.restored;
+        expect(after.getState().threads.map((t) => t.id)).toEqual([drafted, used]);
+        after.dispose();
+      });
+    } finally {
+      sessionStorage.clear();
+      before.dispose();
+    }
+  });
+
   it('gives each thread the options made for its id', async () => {
     const { fetch, requests } = scriptedFetch(
       () => sse(textAnswer('One.')),

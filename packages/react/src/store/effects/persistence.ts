@@ -136,6 +136,15 @@ function forgetInTab(key: string): void {
 
 const forgetUnsaved = (name: string): void => forgetInTab(unsavedKeyOf(name));
 
+/** Whether the tab keeps words typed in a saved conversation and not sent. */
+export function hasDraftInTab(name: string): boolean {
+  try {
+    return (tabStorage()?.getItem(draftKeyOf(name)) ?? '') !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** `record`'s own entries whose values pass `keep`. */
 const ownEntries = <V>(record: unknown, keep: (value: unknown) => value is V): [string, V][] =>
   isPlainObject(record)
