@@ -225,7 +225,7 @@ describe('default stylesheet: a call awaiting approval', () => {
       block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
     };
     render(
-      <>
+      <div>
         {[1200, 360].map((width) => (
           <div key={width} style={{ width }}>
             <ToolCallCard
@@ -236,7 +236,7 @@ describe('default stylesheet: a call awaiting approval', () => {
             />
           </div>
         ))}
-      </>,
+      </div>,
     );
     const [wide, narrow] = screen
       .getAllByRole('textbox', { name: 'Reason (optional)' })
