@@ -362,8 +362,8 @@ export function createThreadStore(options: ThreadStoreOptions): ThreadStore {
         chat.dispose();
       }
       chats.clear();
-      // Their conversations are no longer read: none is known to be empty, so none is left
-      // out of the list the next lines write.
+      // Their conversations are no longer read: none is known to be empty, so none is marked
+      // so in the list the next lines write.
       made.clear();
       // Stopped, no thread answers any more (their stores no longer say so).
       store.setState((state) => ({
