@@ -142,7 +142,8 @@ describe('createThreadStore', () => {
     before.dispose();
   });
 
-  it('does not keep an empty thread left for another across a reload', async () => {
+  /** A saved conversation with one answer, then New conversation and back to it, unused. */
+  async function leaveAnEmptyThread() {
     const name = `threads-${Math.random().toString(36).slice(2)}`;
     const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
     const before = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
@@ -150,13 +151,21 @@ describe('createThreadStore', () => {
     const used = before.getState().newThread();
     await before.getState().chatOf(used)?.getState().send('Hi there');
     await before.getState().chatOf(used)?.flush();
-    // New conversation, then back to the first one without writing anything.
     const left = before.getState().newThread();
     before.getState().switchThread(used);
-    expect(before.getState().threads.map((t) => t.id)).toEqual([left, used]);
-    await vi.waitFor(async () => {
+    const reload = async () => {
       const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
       await after.restored;
+      return after;
+    };
+    return { name, before, used, left, reload };
+  }
+
+  it('does not keep an empty thread left for another across a reload', async () => {
+    const { before, used, left, reload } = await leaveAnEmptyThread();
+    expect(before.getState().threads.map((t) => t.id)).toEqual([left, used]);
+    await vi.waitFor(async () => {
+      const after = await reload();
       expect(after.getState().threads.map((t) => [t.id, t.title])).toEqual([[used, 'Hi there']]);
       // New conversation after the reload makes one empty thread, not a second "Untitled".
       after.getState().newThread();
@@ -167,22 +176,13 @@ describe('createThreadStore', () => {
   });
 
   it('keeps an empty thread left for another when the tab kept words typed in it', async () => {
-    const name = `threads-${Math.random().toString(36).slice(2)}`;
-    const { fetch } = scriptedFetch(() => sse(textAnswer('Hello.')));
-    const before = createThreadStore({ chat: { request, fetch, batch: false }, persist: { name } });
-    await before.restored;
-    const used = before.getState().newThread();
-    await before.getState().chatOf(used)?.getState().send('Hi there');
-    await before.getState().chatOf(used)?.flush();
-    const drafted = before.getState().newThread();
-    before.getState().switchThread(used);
+    const { name, before, used, left, reload } = await leaveAnEmptyThread();
     // What the composer writes as it leaves the conversation (after the list was written).
-    sessionStorage.setItem(`message-stream:draft:${name}/${drafted}`, 'Half a question');
+    sessionStorage.setItem(`message-stream:draft:${name}/${left}`, 'Half a question');
     try {
       await vi.waitFor(async () => {
-        const after = createThreadStore({ chat: { request, batch: false }, persist: { name } });
-        await after.restored;
-        expect(after.getState().threads.map((t) => t.id)).toEqual([drafted, used]);
+        const after = await reload();
+        expect(after.getState().threads.map((t) => t.id)).toEqual([left, used]);
         after.dispose();
       });
     } finally {
