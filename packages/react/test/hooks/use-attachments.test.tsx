@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { type AttachmentsController, useAttachments } from '../../src/index.js';
 
@@ -40,10 +40,11 @@ describe('useAttachments', () => {
   it('reads files from the file input, lists them and removes one', async () => {
     const current = setup();
     const input = screen.getByLabelText('Attach files') as HTMLInputElement;
-    await act(async () => {
+    act(() => {
       fireEvent.change(input, { target: { files: [png('a.png'), png('b.png')] } });
-      await new Promise((resolve) => setTimeout(resolve, 20));
     });
+    // Read in the attachment helpers' chunk: a wait of its own, longer on a loaded machine.
+    await waitFor(() => expect(current().attachments).toHaveLength(2));
     expect(current().attachments.map((a) => [a.name, a.mediaType, a.data])).toEqual([
       ['a.png', 'image/png', 'iVBORw0KGgoBAgM='],
       ['b.png', 'image/png', 'iVBORw0KGgoBAgM='],
@@ -57,18 +58,18 @@ describe('useAttachments', () => {
   it('takes pasted and dropped files, refusing others with a message naming them', async () => {
     const current = setup();
     const zone = screen.getByTestId('zone');
-    await act(async () => {
+    act(() => {
       fireEvent.paste(zone, { clipboardData: { files: [png('pasted.png')] } });
-      await new Promise((resolve) => setTimeout(resolve, 20));
     });
+    await waitFor(() => expect(current().attachments).toHaveLength(1));
     expect(current().attachments.map((a) => a.name)).toEqual(['pasted.png']);
     const zip = new File(['PK'], 'code.zip', { type: 'application/zip' });
-    await act(async () => {
+    act(() => {
       fireEvent.drop(zone, {
         dataTransfer: { files: [png('dropped.png'), zip], types: ['Files'] },
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
     });
+    await waitFor(() => expect(current().attachments).toHaveLength(2));
     expect(current().attachments.map((a) => a.name)).toEqual(['pasted.png', 'dropped.png']);
     expect(current().errors).toEqual([
       'code.zip cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.',
@@ -86,10 +87,10 @@ describe('useAttachments', () => {
       new File([new Uint8Array(4 * 1024 * 1024)], 'huge.png', { type: 'image/png' }),
       new File(['MZ'], 'tool.bin', { type: 'application/octet-stream' }),
     ];
-    await act(async () => {
+    act(() => {
       fireEvent.drop(zone, { dataTransfer: { files, types: ['Files'] } });
-      await new Promise((resolve) => setTimeout(resolve, 50));
     });
+    await waitFor(() => expect(current().attachments).toHaveLength(1));
     expect(current().attachments.map((a) => a.name)).toEqual(['fine.png']);
     expect(current().errors).toEqual([
       'code.zip, setup.exe and tool.bin cannot be attached: you can attach images (PNG, JPEG, GIF, WebP), PDFs and text files.',
