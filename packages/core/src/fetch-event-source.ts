@@ -104,12 +104,12 @@ function decodeBody(
               return controller.close();
             }
             attempt.received();
-            const since = { at: performance.now() };
+            let sliceStart = performance.now();
             for (let at = 0; at < value.length; at += SLICE_BYTES) {
-              if (at > 0 && performance.now() - since.at >= SLICE_BUDGET_MS) {
+              if (at > 0 && performance.now() - sliceStart >= SLICE_BUDGET_MS) {
                 await nextTask();
                 if (aborted()) return stop(controller);
-                since.at = performance.now();
+                sliceStart = performance.now();
               }
               deliver(decoder.push(value.subarray(at, at + SLICE_BYTES)));
               if (aborted()) return stop(controller);

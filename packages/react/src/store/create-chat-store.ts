@@ -93,8 +93,6 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
   let options = initialOptions;
   let model: ChatModel = initialModel(treeFromMessages(options.initialMessages ?? []));
   const flight = new Flight();
-  /** Disposed (a deleted thread): nothing is sent from here on, even by an action under way. */
-  let disposed = false;
   /** The top-level action running now; edit and regenerate wait for it after stopping it. */
   let current: Promise<void> = Promise.resolve();
   /**
@@ -314,7 +312,7 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
             return;
           }
           // Its thread was deleted while the files were read: the message goes nowhere.
-          if (disposed) return;
+          if (flight.closed) return;
         }
         flight.abort();
         const parentId = settleBeforeNewMessage(ctx);
@@ -385,7 +383,8 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
           return;
         }
       }
-      if (disposed) return;
+      // Disposed (a deleted thread): nothing is sent from here on.
+      if (flight.closed) return;
       return run(async () => {
         await stopAndSettle();
         const parentId = shownParentOf(turnId);
@@ -452,7 +451,6 @@ export function createChatStore(initialOptions: ChatStoreOptions): ChatStore {
     persistName: persistOptions ? persistOptions.name : undefined,
     flush: () => persistence?.flush() ?? Promise.resolve(),
     dispose: () => {
-      disposed = true;
       historyPass++;
       flight.close();
       persistence?.dispose();

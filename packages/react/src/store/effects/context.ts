@@ -39,8 +39,8 @@ export interface EffectContext {
  */
 export class Flight {
   private readonly running = new Set<AbortController>();
-  /** The store was disposed: what begins from now on is stopped before it starts. */
-  private closed = false;
+  /** Set by `close()`, once the store is disposed: what begins now is stopped before it starts. */
+  closed = false;
 
   begin(): AbortController {
     this.abort();
