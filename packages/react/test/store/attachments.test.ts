@@ -27,6 +27,14 @@ function pdf(name: string, pages: number): File {
   return new File([text], name, { type: 'application/pdf' });
 }
 
+/** What `readAttachment` refuses `file` with: an `AttachmentError`'s problem and words. */
+async function refusalOf(file: File): Promise<{ problem: string; message: string }> {
+  const error = await readAttachment(file).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AttachmentError);
+  const { problem, message } = error as AttachmentError;
+  return { problem, message };
+}
+
 describe('attachment limits', () => {
   it('takes PNG, JPEG, GIF and WebP images, PDFs and plain text, by type or by extension', () => {
     for (const type of ['image/png', 'image/jpeg', 'image/gif', 'image/webp']) {
@@ -74,14 +82,10 @@ describe('attachment limits', () => {
       new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0xff, 0xfe]), // invalid UTF-8
       new Uint8Array([0x68, 0x69, 0x00, 0x00, 0x01]), // valid UTF-8 with NUL bytes
     ]) {
-      const error = await readAttachment(
-        new File([bytes], 'tool.txt', { type: 'text/plain' }),
-      ).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(AttachmentError);
-      expect((error as AttachmentError).problem).toBe('type');
-      expect((error as AttachmentError).message).toBe(
-        'tool.txt cannot be attached: its content is not text.',
-      );
+      expect(await refusalOf(new File([bytes], 'tool.txt', { type: 'text/plain' }))).toEqual({
+        problem: 'type',
+        message: 'tool.txt cannot be attached: its content is not text.',
+      });
     }
   });
 
@@ -104,26 +108,20 @@ describe('attachment limits', () => {
       }
     }
     for (const bytes of [[1, 2, 3], [], [...'<svg/>'].map((c) => c.charCodeAt(0))]) {
-      const error = await readAttachment(
-        new File([new Uint8Array(bytes)], 'shot.png', { type: 'image/png' }),
-      ).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(AttachmentError);
-      expect((error as AttachmentError).problem).toBe('type');
-      expect((error as AttachmentError).message).toBe(
-        'shot.png cannot be attached: its content is not a PNG, JPEG, GIF or WebP image.',
-      );
+      const file = new File([new Uint8Array(bytes)], 'shot.png', { type: 'image/png' });
+      expect(await refusalOf(file)).toEqual({
+        problem: 'type',
+        message: 'shot.png cannot be attached: its content is not a PNG, JPEG, GIF or WebP image.',
+      });
     }
   });
 
   it('refuses a file named as a PDF whose content is no PDF', async () => {
-    const error = await readAttachment(
-      new File(['<html>not a pdf</html>'], 'paper.pdf', { type: 'application/pdf' }),
-    ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AttachmentError);
-    expect((error as AttachmentError).problem).toBe('type');
-    expect((error as AttachmentError).message).toBe(
-      'paper.pdf cannot be attached: its content is not a PDF.',
-    );
+    const file = new File(['<html>not a pdf</html>'], 'paper.pdf', { type: 'application/pdf' });
+    expect(await refusalOf(file)).toEqual({
+      problem: 'type',
+      message: 'paper.pdf cannot be attached: its content is not a PDF.',
+    });
   });
 
   it('refuses an image over 5 MB once encoded, naming the file and the limit', () => {
@@ -155,12 +153,10 @@ describe('attachment limits', () => {
   it('refuses a PDF of more than 100 pages, counting page objects only', async () => {
     const fits = await readAttachment(pdf('hundred.pdf', ATTACHMENT_LIMITS.pdfPages));
     expect(fits.mediaType).toBe('application/pdf');
-    const error = await readAttachment(pdf('long.pdf', 101)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AttachmentError);
-    expect((error as AttachmentError).problem).toBe('pages');
-    expect((error as AttachmentError).message).toBe(
-      'long.pdf has 101 pages: a PDF can have at most 100.',
-    );
+    expect(await refusalOf(pdf('long.pdf', 101))).toEqual({
+      problem: 'pages',
+      message: 'long.pdf has 101 pages: a PDF can have at most 100.',
+    });
   });
 
   it('sends nothing when one file of several is refused, and says which', async () => {
